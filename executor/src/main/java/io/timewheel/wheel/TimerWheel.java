@@ -1,0 +1,507 @@
+package io.timewheel.wheel;
+
+import java.util.function.Consumer;
+
+/**
+ * A hashed hierarchical timing wheel with round counts at the top level and exact deadlines.
+ *
+ * <p>Not thread safe: one thread owns a wheel and makes every call. The wheel never reads a clock: each
+ * operation works against the time given to the last {@link #advance(long)}. It never locks and never
+ * allocates after construction.
+ *
+ * <pre>
+ * Implementation notes
+ *
+ * Algorithm. Varghese &amp; Lauck, "Hashed and Hierarchical Timing Wheels" (1987/1997): Scheme 7
+ * (hierarchical wheels) for the levels below the top, Scheme 6 (hashed wheel with round counts) at
+ * the top. Time is the raw nanoTime value read as an unsigned 64-bit ring; a tick is 2^tickShift ns.
+ * Level k has 64 slots and slot index digit_k(t) = (t >>> (tickShift + 6k)) &amp; 63: each level spans
+ * 64 times the one below, like the digits of an odometer. Level count L = ceil((42 - tickShift) / 6),
+ * at least 1, so the levels below the round counts span at least 2^42 ns (73 min); with the default
+ * tick of 2^20 ns (1.05 ms) L = 4 and the wheel spans 2^44 ns (4.9 h) before round counts start.
+ *
+ * Placement (relative to the wheel's time C, entry deadline d, ticks D = d >>> tickShift):
+ *   d &lt;= C, or D == tick(C)        -&gt; level 0, slot digit_0(C): "the current slot"
+ *   otherwise                      -&gt; level k = min(L - 1, highestBit(D ^ tick(C)) / 6), slot digit_k(d)
+ * The level is the highest odometer digit in which deadline and now differ. A deadline beyond the top
+ * level's span hashes into a top-level slot and waits there for the rotations that remain (Scheme 6);
+ * its round count is implicit in its exact deadline and is re-derived each time the slot is visited, so
+ * no decrement pass runs per rotation, and any deadline up to Long.MAX_VALUE ns ahead is accepted in
+ * O(1), with no overflow list and no clamp.
+ *
+ * Invariants (between calls):
+ *   I1  level 0: every entry in slot digit_0(C) has tick &lt;= tick(C); every other level-0 entry lies in
+ *       the current level-1 window, in a later slot than C.
+ *   I2  level 0 &lt; k &lt; L-1: entries share C's digits above k and their digit k is greater than C's, so an
+ *       occupied slot is always ahead of the clock (next occupied slot = lowest set bitmap bit).
+ *   I3  top level: an entry's top prefix (t &gt;&gt;&gt; (tickShift + 6(L-1))) is ahead of C's.
+ *   I4  entries at lower levels are due no later than those at higher levels (I1 and I2), so the
+ *       earliest deadline lies in the lowest non-empty level, in its first occupied slot, except at the
+ *       top where rotations interleave and every occupied slot is looked at.
+ *   I5  occupied[k] has bit s set iff slot (k, s) is non-empty.
+ *   I6  slotMin[i] &lt;= every deadline in non-empty slot i (exact after the slot is rebuilt, a lower
+ *       bound after removals).
+ *   I7  the expired list holds exactly the entries found due by advance and not yet polled, sorted by
+ *       (deadline, sequence). size counts slot entries plus expired entries.
+ *   I8  an entry is in exactly one place: one slot list, the expired list, or none (location says which).
+ *
+ * Advance from C to N (N &gt;= C): for each level from the top down, the slots the clock passed or entered
+ * are detached whole and each of their entries is either moved to the expired list (deadline &lt;= N) or
+ * placed again relative to N, which sends it to a lower level (a cascade) or, at the top, back to its
+ * slot for another rotation. Placing an entry again is idempotent, so visiting a slot that holds valid
+ * entries is harmless. The expired list is then sorted by (deadline, sequence) with an in-place merge
+ * sort: the slot grid decides where entries wait, never when they fire, so none is handed out early and
+ * equal deadlines come out in insertion order whatever path they cascaded through.
+ *
+ * Deadlines are compared as differences (a - b &lt; 0), like System.nanoTime values, so the wheel works
+ * anywhere in the long range, including across the wrap; pending deadlines must lie within 2^63 - 1 ns
+ * of the wheel's time. Sequences are ints compared the same way: equal deadlines are ordered correctly
+ * while fewer than 2^31 adds separate them.
+ * </pre>
+ *
+ * @param <E> the entry type
+ */
+public final class TimerWheel<E extends TimerEntry> {
+
+    /** Default tick: 2^20 ns = 1.05 ms. */
+    public static final long DEFAULT_TICK_NANOS = 1L << 20;
+    /** Largest tick: 2^36 ns = 68.7 s. */
+    public static final long MAX_TICK_NANOS = 1L << 36;
+
+    private static final int SLOT_BITS = 6;
+    private static final int SLOTS = 1 << SLOT_BITS; // 64
+    private static final int SLOT_MASK = SLOTS - 1;
+    /** The levels below the top span at least 2^42 ns = 73.3 min. */
+    private static final int MIN_SPAN_BITS = 42;
+
+    private final int tickShift;
+    private final int levels;
+    /** Mask of a top-level prefix: the top digit and the rotation bits above it. */
+    private final long topPrefixMask;
+
+    // All fields below: wheel thread only.
+    private final TimerEntry[] heads;
+    private final TimerEntry[] tails;
+    private final long[] slotMin;
+    private final long[] occupied;
+    private TimerEntry expiredHead, expiredTail;
+    private int expiredSize;
+    private long time;
+    private int size;
+    private int nextSequence;
+
+    /** A wheel with the {@linkplain #DEFAULT_TICK_NANOS default tick} whose clock starts at {@code now}. */
+    public TimerWheel(long now) {
+        this(DEFAULT_TICK_NANOS, now);
+    }
+
+    /**
+     * A wheel whose clock starts at {@code now}.
+     *
+     * @param tickNanos the level-0 slot width: a power of two from 1 to {@link #MAX_TICK_NANOS}
+     * @throws IllegalArgumentException if {@code tickNanos} is not such a power of two
+     */
+    public TimerWheel(long tickNanos, long now) {
+        if (tickNanos <= 0 || tickNanos > MAX_TICK_NANOS || Long.bitCount(tickNanos) != 1) {
+            throw new IllegalArgumentException("tickNanos must be a power of two in [1, 2^36]: " + tickNanos);
+        }
+        this.tickShift = Long.numberOfTrailingZeros(tickNanos);
+        this.levels = Math.max(1, (MIN_SPAN_BITS - tickShift + SLOT_BITS - 1) / SLOT_BITS);
+        int topPrefixBits = Long.SIZE - tickShift - SLOT_BITS * (levels - 1);
+        this.topPrefixMask = topPrefixBits >= Long.SIZE ? -1L : (1L << topPrefixBits) - 1;
+        this.heads = new TimerEntry[levels * SLOTS];
+        this.tails = new TimerEntry[levels * SLOTS];
+        this.slotMin = new long[levels * SLOTS];
+        this.occupied = new long[levels];
+        this.time = now;
+    }
+
+    /** The level-0 slot width in nanoseconds. */
+    public long tickNanos() {
+        return 1L << tickShift;
+    }
+
+    /** The number of levels, the top one included. */
+    public int levels() {
+        return levels;
+    }
+
+    /** The wheel's time: the largest {@code now} given to {@link #advance} (or the constructor). */
+    public long time() {
+        return time;
+    }
+
+    /** The number of entries in the wheel, the expired ones not yet polled included. */
+    public int size() {
+        return size;
+    }
+
+    public boolean isEmpty() {
+        return size == 0;
+    }
+
+    /**
+     * Adds an entry with its current {@link TimerEntry#deadline()}, in O(1). Any deadline is accepted: one
+     * at or before the wheel's time is handed out by the next {@link #advance}; one up to
+     * {@code Long.MAX_VALUE} ns ahead waits for it.
+     *
+     * @throws IllegalStateException if the entry is already in a wheel
+     */
+    public void add(E entry) {
+        if (entry.location != TimerEntry.DETACHED) {
+            throw new IllegalStateException("entry is already in a wheel");
+        }
+        entry.sequence = nextSequence++;
+        place(entry);
+        size++;
+    }
+
+    /**
+     * Removes an entry in O(1) through the entry itself. The entry must have been added to this wheel.
+     *
+     * @return whether the entry was in the wheel (pending or expired and not yet polled)
+     */
+    public boolean remove(E entry) {
+        int location = entry.location;
+        if (location == TimerEntry.DETACHED) {
+            return false;
+        }
+        if (location == TimerEntry.EXPIRED) {
+            unlinkExpired(entry);
+        } else {
+            unlinkFromSlot(entry, location);
+        }
+        size--;
+        return true;
+    }
+
+    /**
+     * Moves the wheel's time to {@code now} (a time before the wheel's time counts as no time passing)
+     * and makes every entry whose deadline is at or before it available to {@link #poll()}, in (deadline,
+     * sequence) order. Cost: the entries in the slots passed, each once per level it descends.
+     *
+     * @return the number of entries waiting to be polled
+     */
+    public int advance(long now) {
+        long from = time;
+        if (now - from < 0) {
+            now = from;
+        }
+        time = now;
+        boolean expiredSome = false;
+        for (int level = levels - 1; level >= 0; level--) {
+            long visit = slotsToVisit(level, from, now) & occupied[level];
+            while (visit != 0) {
+                int slot = Long.numberOfTrailingZeros(visit);
+                visit &= visit - 1;
+                expiredSome |= rebuildSlot((level << SLOT_BITS) | slot, now);
+            }
+        }
+        if (expiredSome) {
+            sortExpired();
+        }
+        return expiredSize;
+    }
+
+    /**
+     * Hands out the next expired entry, earliest (deadline, sequence) first, or {@code null} if none is
+     * waiting. Only {@link #advance} finds entries due: poll never looks at the clock.
+     */
+    @SuppressWarnings("unchecked")
+    public E poll() {
+        TimerEntry entry = expiredHead;
+        if (entry == null) {
+            return null;
+        }
+        unlinkExpired(entry);
+        size--;
+        return (E) entry;
+    }
+
+    /**
+     * {@link #advance(long) Advances} to {@code now} and hands every expired entry to {@code action}, one
+     * at a time, each removed from the wheel before the action sees it. If the action throws, the entry it
+     * was given counts as handed out and the others stay in the wheel for the next poll.
+     *
+     * @return the number of entries handed out
+     */
+    public int expire(long now, Consumer<? super E> action) {
+        advance(now);
+        int count = 0;
+        E entry;
+        while ((entry = poll()) != null) {
+            count++;
+            action.accept(entry);
+        }
+        return count;
+    }
+
+    /**
+     * A time at or before the earliest deadline in the wheel, for a driver to sleep until: exact when the
+     * earliest entry's slot was rebuilt since its last removal, otherwise an earlier bound (a spurious
+     * wake-up, never a late one). At or before {@link #time()} when an entry is due. O(levels), plus at
+     * most 64 slots at the top level when every lower level is empty.
+     *
+     * @return the bound, or {@code time() + Long.MAX_VALUE} if the wheel is empty
+     */
+    public long nextDeadline() {
+        long best = time + Long.MAX_VALUE;
+        if (expiredHead != null) {
+            best = expiredHead.deadline;
+        }
+        for (int level = 0; level < levels - 1; level++) {
+            long bits = occupied[level];
+            if (bits != 0) {
+                return earlier(best, slotMin[(level << SLOT_BITS) | Long.numberOfTrailingZeros(bits)]);
+            }
+        }
+        long bits = occupied[levels - 1];
+        int base = (levels - 1) << SLOT_BITS;
+        while (bits != 0) {
+            best = earlier(best, slotMin[base | Long.numberOfTrailingZeros(bits)]);
+            bits &= bits - 1;
+        }
+        return best;
+    }
+
+    /**
+     * Calls {@code action} for every entry in the wheel, pending and expired, in no particular order. The
+     * action may {@link #remove} the entry it is given, and no other.
+     */
+    @SuppressWarnings("unchecked")
+    public void forEach(Consumer<? super E> action) {
+        for (TimerEntry e = expiredHead; e != null; ) {
+            TimerEntry next = e.next;
+            action.accept((E) e);
+            e = next;
+        }
+        for (int i = 0; i < heads.length; i++) {
+            for (TimerEntry e = heads[i]; e != null; ) {
+                TimerEntry next = e.next;
+                action.accept((E) e);
+                e = next;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Placement and slot lists
+
+    private void place(TimerEntry entry) {
+        long deadline = entry.deadline;
+        int index;
+        if (deadline - time <= 0) {
+            index = digit(time, 0);
+        } else {
+            long diff = (deadline >>> tickShift) ^ (time >>> tickShift);
+            if (diff == 0) {
+                index = digit(time, 0);
+            } else {
+                int level = Math.min(levels - 1, (63 - Long.numberOfLeadingZeros(diff)) / SLOT_BITS);
+                index = (level << SLOT_BITS) | digit(deadline, level);
+            }
+        }
+        link(entry, index);
+    }
+
+    private int digit(long t, int level) {
+        return (int) ((t >>> (tickShift + SLOT_BITS * level)) & SLOT_MASK);
+    }
+
+    private void link(TimerEntry entry, int index) {
+        TimerEntry tail = tails[index];
+        entry.location = index;
+        entry.next = null;
+        entry.prev = tail;
+        if (tail == null) {
+            heads[index] = entry;
+            occupied[index >>> SLOT_BITS] |= 1L << (index & SLOT_MASK);
+            slotMin[index] = entry.deadline;
+        } else {
+            tail.next = entry;
+            if (entry.deadline - slotMin[index] < 0) {
+                slotMin[index] = entry.deadline;
+            }
+        }
+        tails[index] = entry;
+    }
+
+    private void unlinkFromSlot(TimerEntry entry, int index) {
+        TimerEntry prev = entry.prev, next = entry.next;
+        if (prev == null) {
+            heads[index] = next;
+        } else {
+            prev.next = next;
+        }
+        if (next == null) {
+            tails[index] = prev;
+        } else {
+            next.prev = prev;
+        }
+        if (heads[index] == null) {
+            occupied[index >>> SLOT_BITS] &= ~(1L << (index & SLOT_MASK));
+        }
+        entry.prev = entry.next = null;
+        entry.location = TimerEntry.DETACHED;
+    }
+
+    /**
+     * The slots of {@code level} that moving the clock from {@code from} to {@code to} passes or enters,
+     * as a bitmap (a superset is harmless: rebuilding a slot of valid entries puts them back).
+     */
+    private long slotsToVisit(int level, long from, long to) {
+        int shift = tickShift + SLOT_BITS * level;
+        int fromDigit = (int) ((from >>> shift) & SLOT_MASK);
+        int toDigit = (int) ((to >>> shift) & SLOT_MASK);
+        long visit;
+        if (level == levels - 1) {
+            long passed = ((to >>> shift) - (from >>> shift)) & topPrefixMask;
+            if (passed >= SLOTS) {
+                visit = -1L;
+            } else {
+                // digits fromDigit+1 .. fromDigit+passed, modulo 64
+                visit = Long.rotateLeft((1L << passed) - 1, fromDigit + 1);
+            }
+        } else {
+            long aboveFrom = ~((2L << fromDigit) - 1); // digits > fromDigit (0 when fromDigit is 63)
+            boolean sameWindow = (from >>> (shift + SLOT_BITS)) == (to >>> (shift + SLOT_BITS));
+            visit = sameWindow ? aboveFrom & ((2L << toDigit) - 1) : aboveFrom;
+        }
+        if (level == 0) {
+            visit |= (1L << fromDigit) | (1L << toDigit); // the old and the new current slot
+        }
+        return visit;
+    }
+
+    /** Detaches a slot whole; expires its due entries and places the others again. */
+    private boolean rebuildSlot(int index, long now) {
+        TimerEntry entry = heads[index];
+        heads[index] = null;
+        tails[index] = null;
+        occupied[index >>> SLOT_BITS] &= ~(1L << (index & SLOT_MASK));
+        boolean expiredSome = false;
+        while (entry != null) {
+            TimerEntry next = entry.next;
+            if (entry.deadline - now <= 0) {
+                appendExpired(entry);
+                expiredSome = true;
+            } else {
+                place(entry);
+            }
+            entry = next;
+        }
+        return expiredSome;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The expired list
+
+    private void appendExpired(TimerEntry entry) {
+        entry.location = TimerEntry.EXPIRED;
+        entry.next = null;
+        entry.prev = expiredTail;
+        if (expiredTail == null) {
+            expiredHead = entry;
+        } else {
+            expiredTail.next = entry;
+        }
+        expiredTail = entry;
+        expiredSize++;
+    }
+
+    private void unlinkExpired(TimerEntry entry) {
+        TimerEntry prev = entry.prev, next = entry.next;
+        if (prev == null) {
+            expiredHead = next;
+        } else {
+            prev.next = next;
+        }
+        if (next == null) {
+            expiredTail = prev;
+        } else {
+            next.prev = prev;
+        }
+        entry.prev = entry.next = null;
+        entry.location = TimerEntry.DETACHED;
+        expiredSize--;
+    }
+
+    /** Sorts the expired list by (deadline, sequence): bottom-up merge sort on the links, no allocation. */
+    private void sortExpired() {
+        TimerEntry list = expiredHead;
+        if (isSorted(list)) {
+            return;
+        }
+        for (int width = 1; ; width <<= 1) {
+            TimerEntry p = list, tail = null;
+            list = null;
+            int merges = 0;
+            while (p != null) {
+                merges++;
+                TimerEntry q = p;
+                int pSize = 0;
+                while (pSize < width && q != null) {
+                    pSize++;
+                    q = q.next;
+                }
+                int qSize = width;
+                while (pSize > 0 || (qSize > 0 && q != null)) {
+                    TimerEntry e;
+                    if (pSize == 0) {
+                        e = q;
+                        q = q.next;
+                        qSize--;
+                    } else if (qSize == 0 || q == null || compare(p, q) <= 0) {
+                        e = p;
+                        p = p.next;
+                        pSize--;
+                    } else {
+                        e = q;
+                        q = q.next;
+                        qSize--;
+                    }
+                    if (tail == null) {
+                        list = e;
+                    } else {
+                        tail.next = e;
+                    }
+                    tail = e;
+                }
+                p = q;
+            }
+            tail.next = null;
+            if (merges <= 1) {
+                break;
+            }
+        }
+        TimerEntry prev = null;
+        for (TimerEntry e = list; e != null; e = e.next) {
+            e.prev = prev;
+            prev = e;
+        }
+        expiredHead = list;
+        expiredTail = prev;
+    }
+
+    private static boolean isSorted(TimerEntry list) {
+        for (TimerEntry e = list; e != null && e.next != null; e = e.next) {
+            if (compare(e, e.next) > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int compare(TimerEntry a, TimerEntry b) {
+        long byDeadline = a.deadline - b.deadline;
+        if (byDeadline != 0) {
+            return byDeadline < 0 ? -1 : 1;
+        }
+        int bySequence = a.sequence - b.sequence;
+        return bySequence < 0 ? -1 : (bySequence == 0 ? 0 : 1);
+    }
+
+    private long earlier(long a, long b) {
+        return a - time <= b - time ? a : b;
+    }
+}
