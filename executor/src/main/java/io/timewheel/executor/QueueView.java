@@ -1,0 +1,211 @@
+package io.timewheel.executor;
+
+import java.util.AbstractQueue;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.RunnableScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * What {@code getQueue()} returns: a live view of the executor's queue (inbox, wheel and ready heap), with
+ * the operations of STPE's own queue.
+ *
+ * <p>Any thread. size and isEmpty are O(1) and exact at the instant they are read; contains is O(1) for
+ * the executor's own tasks; iterator and toArray work on a snapshot taken by the tick thread (weakly
+ * consistent, as STPE's iterator is a snapshot too); the iterator's remove takes the task out of the
+ * queue. offer accepts a RunnableScheduledFuture, as STPE's queue does; poll, take and drainTo take due
+ * tasks out of the queue.
+ */
+final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<Runnable> {
+
+    private final WheelScheduledExecutorService executor;
+
+    QueueView(WheelScheduledExecutorService executor) {
+        this.executor = executor;
+    }
+
+    @Override
+    public int size() {
+        return (int) Math.max(0L, Math.min(Integer.MAX_VALUE, executor.queuedCount()));
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return executor.queuedCount() <= 0;
+    }
+
+    @Override
+    public boolean contains(Object o) {
+        return executor.queueContains(o);
+    }
+
+    @Override
+    public boolean remove(Object o) {
+        return executor.removeFromQueue(o);
+    }
+
+    private List<Runnable> tasks() {
+        List<QueuedTask> entries = executor.snapshot();
+        List<Runnable> tasks = new ArrayList<>(entries.size());
+        for (QueuedTask entry : entries) {
+            tasks.add(entry.task());
+        }
+        return tasks;
+    }
+
+    @Override
+    public Object[] toArray() {
+        return tasks().toArray();
+    }
+
+    @Override
+    public <T> T[] toArray(T[] a) {
+        return tasks().toArray(a);
+    }
+
+    @Override
+    public Iterator<Runnable> iterator() {
+        List<Runnable> tasks = tasks();
+        return new Iterator<>() {
+            private int cursor;
+            private int last = -1;
+
+            @Override
+            public boolean hasNext() {
+                return cursor < tasks.size();
+            }
+
+            @Override
+            public Runnable next() {
+                if (cursor >= tasks.size()) {
+                    throw new NoSuchElementException();
+                }
+                last = cursor++;
+                return tasks.get(last);
+            }
+
+            @Override
+            public void remove() {
+                if (last < 0) {
+                    throw new IllegalStateException();
+                }
+                executor.removeFromQueue(tasks.get(last));
+                last = -1;
+            }
+        };
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Queue operations, as STPE's DelayedWorkQueue offers them
+
+    @Override
+    public boolean offer(Runnable r) {
+        if (r == null) {
+            throw new NullPointerException();
+        }
+        executor.offerToQueue((RunnableScheduledFuture<?>) r); // ClassCastException for others, as STPE
+        return true;
+    }
+
+    @Override
+    public void put(Runnable r) {
+        offer(r);
+    }
+
+    @Override
+    public boolean offer(Runnable r, long timeout, TimeUnit unit) {
+        return offer(r);
+    }
+
+    @Override
+    public int remainingCapacity() {
+        return Integer.MAX_VALUE;
+    }
+
+    /** The earliest queued task, due or not, or null. */
+    @Override
+    public Runnable peek() {
+        List<QueuedTask> entries = executor.snapshot();
+        return entries.isEmpty() ? null : entries.get(0).task();
+    }
+
+    /** Takes the earliest due task out of the queue, or returns null if none is due. */
+    @Override
+    public Runnable poll() {
+        ReentrantLock lock = executor.ready.lock;
+        lock.lock();
+        try {
+            return pollLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Runnable pollLocked() {
+        QueuedTask entry;
+        while ((entry = executor.ready.pollLocked()) != null) {
+            if (entry.tryRemove()) {
+                return entry.task();
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public Runnable take() throws InterruptedException {
+        for (;;) {
+            QueuedTask entry = executor.ready.take(false, 0L);
+            if (entry != null && entry.tryRemove()) {
+                return entry.task();
+            }
+        }
+    }
+
+    @Override
+    public Runnable poll(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        for (;;) {
+            long remaining = deadline - System.nanoTime();
+            QueuedTask entry = executor.ready.take(true, remaining);
+            if (entry == null) {
+                return null;
+            }
+            if (entry.tryRemove()) {
+                return entry.task();
+            }
+        }
+    }
+
+    @Override
+    public int drainTo(Collection<? super Runnable> c) {
+        return drainTo(c, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public int drainTo(Collection<? super Runnable> c, int maxElements) {
+        if (c == null) {
+            throw new NullPointerException();
+        }
+        if (c == this) {
+            throw new IllegalArgumentException();
+        }
+        int n = 0;
+        ReentrantLock lock = executor.ready.lock;
+        lock.lock();
+        try {
+            Runnable r;
+            while (n < maxElements && (r = pollLocked()) != null) {
+                c.add(r);
+                n++;
+            }
+        } finally {
+            lock.unlock();
+        }
+        return n;
+    }
+}

@@ -1,0 +1,56 @@
+package io.timewheel.executor;
+
+import io.timewheel.wheel.TimerEntry;
+
+/**
+ * Anything that waits in a {@link WheelScheduledExecutorService}'s queue: one of our own tasks, or the
+ * holder of a task that {@code decorateTask} replaced by a foreign class. The queue entry is the wheel
+ * node, so scheduling allocates nothing beyond the task.
+ *
+ * <pre>
+ * Implementation notes
+ *
+ * The executor's "queue" is three places: the tick thread's inbox, the executor's wheel (tick thread
+ * only) and its ready heap (guarded by its lock). Which one holds an entry is an implementation detail;
+ * whether the entry is still queued is one atomic fact owned by the entry (isQueued / tryTake /
+ * tryRemove), so leaving the queue happens exactly once whoever does it: a worker taking it, remove(),
+ * shutdownNow(), a cancel. Whoever makes an entry leave the queue decrements the executor's queued count.
+ * The tick thread keeps an entry in the wheel only while it is still queued; it drops the others when it
+ * next touches them or when an unlink request arrives.
+ * </pre>
+ */
+abstract class QueuedTask extends TimerEntry {
+
+    /** The executor whose queue this entry is in. Immutable. */
+    final WheelScheduledExecutorService owner;
+
+    QueuedTask(WheelScheduledExecutorService owner, long deadline) {
+        super(deadline);
+        this.owner = owner;
+    }
+
+    /** The object that workers run and that {@code getQueue()} shows. */
+    abstract Runnable task();
+
+    /** Whether the entry is still waiting in the queue. Any thread. */
+    abstract boolean isQueued();
+
+    /** Leaves the queue to be run by a worker. Any thread; true for exactly one caller per queuing. */
+    abstract boolean tryTake();
+
+    /** Leaves the queue without running (remove, shutdownNow, policy). True for exactly one caller. */
+    abstract boolean tryRemove();
+
+    /** The time the tick thread should file the entry under when it next adds it to the wheel. */
+    long nextDeadline() {
+        return deadline();
+    }
+
+    /** Called by the tick thread before it adds the entry to a wheel, so the wheel reads a fresh deadline. */
+    final void refreshDeadline() {
+        long next = nextDeadline();
+        if (next != deadline()) {
+            setDeadline(next);
+        }
+    }
+}

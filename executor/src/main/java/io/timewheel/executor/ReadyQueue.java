@@ -1,0 +1,175 @@
+package io.timewheel.executor;
+
+import java.util.Arrays;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * The due tasks of one executor, waiting for a worker: a binary min-heap on (deadline, arrival), under one
+ * lock. Only tasks whose deadline has passed are here, so it stays small; the delayed ones wait in the
+ * wheel, which is where the O(1) matters.
+ *
+ * <pre>
+ * Implementation notes
+ *
+ * Producers: the tick thread (a batch of expired tasks, already in (deadline, sequence) order, under one
+ * lock acquisition) and submitting threads (tasks with no delay, which skip the wheel). Consumers: the
+ * executor's workers, blocking in take/poll. The heap orders by deadline so that a single worker runs
+ * overdue tasks earliest first, as on STPE, and by arrival (a sequence assigned under the lock) so that
+ * equal deadlines run in the order they became ready.
+ *
+ * Entries that left the queue another way (cancelled, removed) stay in the heap until a worker pops
+ * and skips them: they are due, so that is soon. All fields are guarded by lock.
+ * </pre>
+ */
+final class ReadyQueue {
+
+    final ReentrantLock lock = new ReentrantLock();
+    private final Condition available = lock.newCondition();
+    private QueuedTask[] tasks = new QueuedTask[16];
+    private long[] arrivals = new long[16];
+    private int size;
+    private long nextArrival;
+
+    /** Adds a due task and wakes one waiting worker. Any thread. */
+    void push(QueuedTask task) {
+        lock.lock();
+        try {
+            pushLocked(task);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Adds a task; caller holds the lock. */
+    void pushLocked(QueuedTask task) {
+        if (size == tasks.length) {
+            int capacity = size + (size >> 1);
+            tasks = Arrays.copyOf(tasks, capacity);
+            arrivals = Arrays.copyOf(arrivals, capacity);
+        }
+        siftUp(size++, task, nextArrival++);
+        available.signal();
+    }
+
+    /** Removes the head, or returns null. Caller holds the lock. */
+    QueuedTask pollLocked() {
+        if (size == 0) {
+            return null;
+        }
+        QueuedTask head = tasks[0];
+        int last = --size;
+        QueuedTask moved = tasks[last];
+        long movedArrival = arrivals[last];
+        tasks[last] = null;
+        if (last > 0) {
+            siftDown(0, moved, movedArrival);
+        }
+        return head;
+    }
+
+    /**
+     * Waits for a task: up to {@code nanos} if {@code timed}, else indefinitely.
+     *
+     * @return the head, or null on timeout
+     * @throws InterruptedException if interrupted while waiting
+     */
+    QueuedTask take(boolean timed, long nanos) throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            for (;;) {
+                QueuedTask task = pollLocked();
+                if (task != null) {
+                    if (size > 0) {
+                        available.signal(); // pass the wake-up on: more work for another idle worker
+                    }
+                    return task;
+                }
+                if (!timed) {
+                    available.await();
+                } else if (nanos <= 0L) {
+                    return null;
+                } else {
+                    nanos = available.awaitNanos(nanos);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Calls {@code action} for each task in the heap. Caller holds the lock; the action must not modify it. */
+    void forEachLocked(Consumer<? super QueuedTask> action) {
+        for (int i = 0; i < size; i++) {
+            action.accept(tasks[i]);
+        }
+    }
+
+    /** Removes every task, handing each to {@code action}. Caller holds the lock. */
+    void drainLocked(Consumer<? super QueuedTask> action) {
+        QueuedTask[] drained = Arrays.copyOf(tasks, size);
+        Arrays.fill(tasks, 0, size, null);
+        size = 0;
+        Arrays.sort(drained, (a, b) -> Long.compare(a.deadline() - b.deadline(), 0));
+        for (QueuedTask task : drained) {
+            action.accept(task);
+        }
+    }
+
+    /** Removes tasks that already left the queue (cancelled, removed). Caller holds the lock. */
+    void purgeLocked() {
+        int kept = 0;
+        QueuedTask[] all = Arrays.copyOf(tasks, size);
+        long[] allArrivals = Arrays.copyOf(arrivals, size);
+        Arrays.fill(tasks, 0, size, null);
+        size = 0;
+        for (int i = 0; i < all.length; i++) {
+            if (all[i].isQueued()) {
+                siftUp(size++, all[i], allArrivals[i]);
+                kept++;
+            }
+        }
+        if (kept > 0) {
+            available.signal();
+        }
+    }
+
+    private void siftUp(int k, QueuedTask task, long arrival) {
+        while (k > 0) {
+            int parent = (k - 1) >>> 1;
+            if (!less(task, arrival, tasks[parent], arrivals[parent])) {
+                break;
+            }
+            tasks[k] = tasks[parent];
+            arrivals[k] = arrivals[parent];
+            k = parent;
+        }
+        tasks[k] = task;
+        arrivals[k] = arrival;
+    }
+
+    private void siftDown(int k, QueuedTask task, long arrival) {
+        int half = size >>> 1;
+        while (k < half) {
+            int child = 2 * k + 1;
+            int right = child + 1;
+            if (right < size && less(tasks[right], arrivals[right], tasks[child], arrivals[child])) {
+                child = right;
+            }
+            if (!less(tasks[child], arrivals[child], task, arrival)) {
+                break;
+            }
+            tasks[k] = tasks[child];
+            arrivals[k] = arrivals[child];
+            k = child;
+        }
+        tasks[k] = task;
+        arrivals[k] = arrival;
+    }
+
+    private static boolean less(QueuedTask a, long arrivalA, QueuedTask b, long arrivalB) {
+        long diff = a.deadline() - b.deadline();
+        return diff < 0 || (diff == 0 && arrivalA < arrivalB);
+    }
+}

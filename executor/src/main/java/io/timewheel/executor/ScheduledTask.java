@@ -1,0 +1,484 @@
+package io.timewheel.executor;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RunnableScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+
+/**
+ * A one-shot scheduled task: the future the caller holds, the runnable a worker runs, and the wheel
+ * node, in one object. Cancel from any thread is one CAS plus, if the task was queued, an unlink request
+ * to the tick thread: O(1), lock-free, and the task's memory is reclaimed as soon as the tick thread
+ * reads the request, whatever the remove-on-cancel policy.
+ *
+ * <pre>
+ * Implementation notes
+ *
+ * Future semantics are FutureTask's (same return values, interrupts, isDone/isCancelled, waiters);
+ * the state word also records where the task is relative to the executor's queue, so that leaving the
+ * queue and starting to run are decided by the same CAS.
+ *
+ * state (any thread, via CAS):
+ *   IDLE         not queued and not started: new, rejected, wrapped by a decorator (whose holder is
+ *                queued instead), or removed by remove()/shutdownNow(); Future: not done
+ *   QUEUED       in the executor's queue (inbox, wheel or ready heap); Future: not done
+ *   TAKEN        a worker took it off the queue and is about to run it
+ *   RUNNING      run() in progress; outcome holds the runner thread
+ *   COMPLETING   result being published
+ *   NORMAL, EXCEPTIONAL, CANCELLED, INTERRUPTING, INTERRUPTED   as FutureTask
+ * transitions:
+ *   IDLE    -&gt; QUEUED | RUNNING | CANCELLED | INTERRUPTING
+ *   QUEUED  -&gt; TAKEN | IDLE | RUNNING | CANCELLED | INTERRUPTING
+ *   TAKEN   -&gt; RUNNING | CANCELLED | INTERRUPTING
+ *   RUNNING -&gt; COMPLETING -&gt; NORMAL | EXCEPTIONAL
+ *   RUNNING -&gt; CANCELLED | INTERRUPTING -&gt; INTERRUPTED
+ *   RUNNING -&gt; QUEUED | IDLE                (periodic re-arm, see PeriodicTask; IDLE when decorated)
+ * The thread whose CAS puts the task into QUEUED has counted it in the owner's queued count first; the
+ * thread whose CAS takes it out of QUEUED decrements the count.
+ *
+ * outcome: the runner thread while RUNNING (published before the runner re-checks the state, so a
+ * cancel(true) either sees the thread or the runner sees the cancel and never calls the task), then
+ * the result or the Throwable; cleared when cancelled.
+ * callable: the Runnable or Callable; cleared once done so the task does not pin user objects.
+ *
+ * Layout with compressed oops: 12 header + 24 TimerEntry + 4 owner + 4 state + 4 callable + 4 outcome
+ * + 4 waiters = 56 bytes per pending one-shot timer.
+ * </pre>
+ */
+class ScheduledTask<V> extends QueuedTask implements RunnableScheduledFuture<V> {
+
+    static final int IDLE = 0;
+    static final int QUEUED = 1;
+    static final int TAKEN = 2;
+    static final int RUNNING = 3;
+    static final int COMPLETING = 4;
+    static final int NORMAL = 5;
+    static final int EXCEPTIONAL = 6;
+    static final int CANCELLED = 7;
+    static final int INTERRUPTING = 8;
+    static final int INTERRUPTED = 9;
+
+    /** See the state list above. Any thread, via CAS. */
+    private volatile int state;
+    /** Runnable or Callable; null once done. Written before publication and by the completing thread. */
+    private Object callable;
+    /** Runner thread while RUNNING, then result or Throwable. Volatile access through OUTCOME where racy. */
+    private Object outcome;
+    /** Treiber stack of threads waiting in get(). Any thread, via CAS. */
+    private volatile WaitNode waiters;
+
+    ScheduledTask(WheelScheduledExecutorService owner, Object callable, long deadline) {
+        super(owner, deadline);
+        this.callable = callable;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Queue membership (QueuedTask)
+
+    @Override
+    final Runnable task() {
+        return this;
+    }
+
+    @Override
+    final boolean isQueued() {
+        return state == QUEUED;
+    }
+
+    @Override
+    final boolean tryTake() {
+        if (STATE.compareAndSet(this, QUEUED, TAKEN)) {
+            owner.dequeued();
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    final boolean tryRemove() {
+        if (STATE.compareAndSet(this, QUEUED, IDLE)) {
+            owner.dequeued();
+            return true;
+        }
+        return false;
+    }
+
+    /** Enqueue: IDLE to QUEUED. The caller has counted the task in the owner's queued count. */
+    final boolean markQueued() {
+        return STATE.compareAndSet(this, IDLE, QUEUED);
+    }
+
+    /** Periodic re-arm: RUNNING to QUEUED (or IDLE when a decorator's holder is queued instead). */
+    final boolean rearm(boolean queued) {
+        return STATE.compareAndSet(this, RUNNING, queued ? QUEUED : IDLE);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Delayed
+
+    @Override
+    public long getDelay(TimeUnit unit) {
+        return unit.convert(nextDeadline() - owner.nanoTime(), NANOSECONDS);
+    }
+
+    @Override
+    public int compareTo(Delayed other) {
+        if (other == this) {
+            return 0;
+        }
+        if (other instanceof ScheduledTask) {
+            ScheduledTask<?> that = (ScheduledTask<?>) other;
+            long diff = nextDeadline() - that.nextDeadline();
+            if (diff != 0) {
+                return diff < 0 ? -1 : 1;
+            }
+            int bySequence = Integer.compare(sequence(), that.sequence());
+            return bySequence != 0 ? bySequence
+                    : Integer.compare(System.identityHashCode(this), System.identityHashCode(that));
+        }
+        long diff = getDelay(NANOSECONDS) - other.getDelay(NANOSECONDS);
+        return diff < 0 ? -1 : (diff > 0 ? 1 : 0);
+    }
+
+    @Override
+    public boolean isPeriodic() {
+        return false;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Running
+
+    @Override
+    public void run() {
+        if (!owner.canRunInCurrentRunState(this)) {
+            cancel(false);
+            return;
+        }
+        if (claimForRun() < 0) {
+            return;
+        }
+        try {
+            Object c = callable;
+            if (c != null && state == RUNNING) {
+                V result;
+                try {
+                    result = call(c);
+                } catch (Throwable ex) {
+                    setException(ex);
+                    return;
+                }
+                set(result);
+            }
+        } finally {
+            afterRun();
+        }
+    }
+
+    /**
+     * Claims the task for running: IDLE, QUEUED or TAKEN to RUNNING, publishing the runner thread.
+     *
+     * @return the state it was claimed from, or -1 if it can no longer run
+     */
+    final int claimForRun() {
+        for (;;) {
+            int s = state;
+            if (s != IDLE && s != QUEUED && s != TAKEN) {
+                return -1;
+            }
+            if (STATE.compareAndSet(this, s, RUNNING)) {
+                OUTCOME.setVolatile(this, Thread.currentThread());
+                if (s == QUEUED) {
+                    owner.dequeued();
+                }
+                return s;
+            }
+        }
+    }
+
+    /** Runs a periodic body: true if it completed normally and the task is still RUNNING. */
+    final boolean runAndReset() {
+        boolean ran = false;
+        try {
+            Object c = callable;
+            if (c != null && state == RUNNING) {
+                try {
+                    call(c);
+                    ran = true;
+                } catch (Throwable ex) {
+                    setException(ex);
+                }
+            }
+        } finally {
+            int s = state;
+            if (s == RUNNING) {
+                OUTCOME.setVolatile(this, null); // release the runner before re-arming
+            } else {
+                afterRun();
+            }
+        }
+        return ran && state == RUNNING;
+    }
+
+    /** After a run: waits out a cancel(true) in progress so its interrupt hits this run, and drops the runner. */
+    private void afterRun() {
+        int s = state;
+        if (s == INTERRUPTING) {
+            while (state == INTERRUPTING) {
+                Thread.yield(); // the canceller is between interrupt() and INTERRUPTED: a few instructions
+            }
+        }
+        if (state >= CANCELLED) {
+            OUTCOME.setVolatile(this, null);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private V call(Object c) throws Exception {
+        if (c instanceof Callable) {
+            return ((Callable<V>) c).call();
+        }
+        ((Runnable) c).run();
+        return null;
+    }
+
+    private void set(V result) {
+        if (STATE.compareAndSet(this, RUNNING, COMPLETING)) {
+            outcome = result;
+            STATE.setRelease(this, NORMAL);
+            finishCompletion();
+        }
+    }
+
+    final void setException(Throwable ex) {
+        if (STATE.compareAndSet(this, RUNNING, COMPLETING)) {
+            outcome = ex;
+            STATE.setRelease(this, EXCEPTIONAL);
+            finishCompletion();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Future
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        int s;
+        do {
+            s = state;
+            if (s >= COMPLETING) {
+                return false;
+            }
+        } while (!STATE.compareAndSet(this, s, mayInterruptIfRunning ? INTERRUPTING : CANCELLED));
+        if (mayInterruptIfRunning) {
+            try {
+                if (s == RUNNING) {
+                    Object runner = OUTCOME.getVolatile(this);
+                    if (runner instanceof Thread) {
+                        ((Thread) runner).interrupt();
+                    }
+                }
+            } finally {
+                OUTCOME.setVolatile(this, null);
+                STATE.setRelease(this, INTERRUPTED);
+            }
+        } else if (s != RUNNING) {
+            OUTCOME.setVolatile(this, null);
+        }
+        if (s == QUEUED) {
+            owner.dequeued();
+        }
+        owner.cancelled(this, s == QUEUED);
+        finishCompletion();
+        return true;
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return state >= CANCELLED;
+    }
+
+    @Override
+    public boolean isDone() {
+        return state >= COMPLETING;
+    }
+
+    @Override
+    public V get() throws InterruptedException, ExecutionException {
+        int s = state;
+        if (s <= COMPLETING) {
+            s = awaitDone(false, 0L);
+        }
+        return report(s);
+    }
+
+    @Override
+    public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+        if (unit == null) {
+            throw new NullPointerException();
+        }
+        int s = state;
+        if (s <= COMPLETING && (s = awaitDone(true, unit.toNanos(timeout))) <= COMPLETING) {
+            throw new TimeoutException();
+        }
+        return report(s);
+    }
+
+    @SuppressWarnings("unchecked")
+    private V report(int s) throws ExecutionException {
+        Object x = outcome;
+        if (s == NORMAL) {
+            return (V) x;
+        }
+        if (s >= CANCELLED) {
+            throw new CancellationException();
+        }
+        throw new ExecutionException((Throwable) x);
+    }
+
+    /** Blocks until done, interrupted or timed out; returns the state seen last. */
+    private int awaitDone(boolean timed, long nanos) throws InterruptedException {
+        long startTime = 0L;
+        WaitNode node = null;
+        boolean queued = false;
+        for (;;) {
+            int s = state;
+            if (s > COMPLETING) {
+                if (node != null) {
+                    node.thread = null;
+                }
+                return s;
+            } else if (s == COMPLETING) {
+                Thread.yield(); // the result is being published: a few instructions
+            } else if (Thread.interrupted()) {
+                removeWaiter(node);
+                throw new InterruptedException();
+            } else if (node == null) {
+                if (timed && nanos <= 0L) {
+                    return s;
+                }
+                node = new WaitNode();
+            } else if (!queued) {
+                node.next = waiters;
+                queued = WAITERS.weakCompareAndSet(this, node.next, node);
+            } else if (timed) {
+                long parkNanos;
+                if (startTime == 0L) {
+                    startTime = System.nanoTime();
+                    if (startTime == 0L) {
+                        startTime = 1L;
+                    }
+                    parkNanos = nanos;
+                } else {
+                    long elapsed = System.nanoTime() - startTime;
+                    if (elapsed >= nanos) {
+                        removeWaiter(node);
+                        return state;
+                    }
+                    parkNanos = nanos - elapsed;
+                }
+                if (state < COMPLETING) {
+                    LockSupport.parkNanos(this, parkNanos);
+                }
+            } else {
+                LockSupport.park(this);
+            }
+        }
+    }
+
+    private void removeWaiter(WaitNode node) {
+        if (node == null) {
+            return;
+        }
+        node.thread = null;
+        retry:
+        for (;;) {
+            for (WaitNode pred = null, q = waiters, s; q != null; q = s) {
+                s = q.next;
+                if (q.thread != null) {
+                    pred = q;
+                } else if (pred != null) {
+                    pred.next = s;
+                    if (pred.thread == null) {
+                        continue retry; // pred was removed concurrently: start over
+                    }
+                } else if (!WAITERS.compareAndSet(this, q, s)) {
+                    continue retry;
+                }
+            }
+            break;
+        }
+    }
+
+    private void finishCompletion() {
+        for (WaitNode q; (q = waiters) != null; ) {
+            if (WAITERS.weakCompareAndSet(this, q, null)) {
+                for (;;) {
+                    Thread t = q.thread;
+                    if (t != null) {
+                        q.thread = null;
+                        LockSupport.unpark(t);
+                    }
+                    WaitNode next = q.next;
+                    if (next == null) {
+                        break;
+                    }
+                    q.next = null;
+                    q = next;
+                }
+                break;
+            }
+        }
+        callable = null;
+    }
+
+    @Override
+    public String toString() {
+        String status;
+        switch (state) {
+            case NORMAL:
+                status = "[Completed normally]";
+                break;
+            case EXCEPTIONAL:
+                status = "[Completed exceptionally: " + outcome + "]";
+                break;
+            case CANCELLED:
+            case INTERRUPTING:
+            case INTERRUPTED:
+                status = "[Cancelled]";
+                break;
+            default:
+                Object c = callable;
+                status = c == null ? "[Not completed]" : "[Not completed, task = " + c + "]";
+        }
+        return super.toString() + status;
+    }
+
+    static final class WaitNode {
+        volatile Thread thread = Thread.currentThread();
+        volatile WaitNode next;
+    }
+
+    // VarHandles
+    private static final VarHandle STATE;
+    private static final VarHandle OUTCOME;
+    private static final VarHandle WAITERS;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(ScheduledTask.class, "state", int.class);
+            OUTCOME = lookup.findVarHandle(ScheduledTask.class, "outcome", Object.class);
+            WAITERS = lookup.findVarHandle(ScheduledTask.class, "waiters", WaitNode.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}

@@ -1,0 +1,415 @@
+package io.timewheel.executor;
+
+import io.timewheel.wheel.TimerEntry;
+import io.timewheel.wheel.TimerInbox;
+import io.timewheel.wheel.TimerWheel;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The paper's "hardware assist": the one thread that owns the wheels of the executors it serves. It
+ * sleeps until the earliest deadline, moves due tasks to their executor's ready queue, wakes workers, and
+ * never runs user code.
+ *
+ * <pre>
+ * Implementation notes
+ *
+ * Ownership. Each served executor has one TimerWheel, created and touched only by this thread. Other
+ * threads reach it only through the inbox (a lock-free MPSC queue): tasks to add, and Commands (unlink a
+ * task, re-file a re-armed periodic task, take a snapshot of an executor's queue). The inbox is FIFO, so a
+ * command about a task is always read after the task itself.
+ *
+ * Loop. drain the inbox; read the clock once; advance every wheel to now and hand its expired tasks that
+ * are still queued to their executor (one ready-queue lock per executor per batch); compute the earliest
+ * nextDeadline over the wheels; park until then. With nothing pending it parks with no timeout: no
+ * periodic ticking, zero wake-ups while idle. An exception anywhere is reported through System.Logger and
+ * the loop goes on; a task being handed over when it happened is put back in its wheel, so none is lost.
+ *
+ * Waking (parkState, wakeAt; written by this thread, read by producers):
+ *   AWAKE         running the loop; producers do nothing more than offer.
+ *   PARKED_SHORT  parked until wakeAt, which is at most DRAIN_NANOS away (either a deadline is that close,
+ *                 or the last loop drained work, so more is probably coming and it will look again
+ *                 soon): producers unpark only if their deadline is earlier than wakeAt.
+ *   PARKED_LONG   parked until a far wakeAt, or indefinitely: the first producer CASes the state to AWAKE
+ *                 and unparks, so an idle-to-busy transition costs one wake-up, and a burst of schedule or
+ *                 cancel calls costs one wake-up per DRAIN_NANOS, however many calls it has.
+ * Lost-wake-up freedom: this thread writes parkState (volatile) and then re-checks the inbox (volatile
+ * tail); a producer appends (getAndSet on tail) and then reads parkState. Sequential consistency of
+ * volatile accesses means one of the two sees the other.
+ * </pre>
+ */
+final class TickThread implements Runnable {
+
+    /** Bound on how long work offered to a busy tick thread waits to be read: 2^20 ns = 1.05 ms. */
+    static final long DRAIN_NANOS = 1L << 20;
+
+    private static final System.Logger LOG = System.getLogger("io.timewheel");
+
+    static final int AWAKE = 0;
+    static final int PARKED_SHORT = 1;
+    static final int PARKED_LONG = 2;
+
+    final NanoClock clock;
+    private final TimerInbox inbox = new TimerInbox();
+    private final Thread thread;
+    /** Non-null for a dedicated tick thread: it ends once that executor has terminated. */
+    private final WheelScheduledExecutorService dedicatedTo;
+
+    /** See the notes. Written by this thread, read (and CASed PARKED_LONG to AWAKE) by producers. */
+    private volatile int parkState;
+    /** When this thread wakes on its own while parked. Written by this thread before parkState. */
+    private volatile long wakeAt;
+
+    /** The executors with a wheel. Tick thread only. */
+    private final List<WheelScheduledExecutorService> served = new ArrayList<>();
+
+    private TickThread(NanoClock clock, String name, WheelScheduledExecutorService dedicatedTo) {
+        this.clock = clock;
+        this.dedicatedTo = dedicatedTo;
+        this.thread = new Thread(null, this, name, 0, false);
+        thread.setDaemon(true);
+        thread.setContextClassLoader(null); // runs no user code; must not pin an application's class loader
+        thread.start();
+    }
+
+    /** The JVM-wide tick thread, started on first use. */
+    static TickThread shared() {
+        return Shared.INSTANCE;
+    }
+
+    /** A tick thread of the executor's own, which ends after the executor has terminated. */
+    static TickThread dedicated(WheelScheduledExecutorService owner, NanoClock clock) {
+        return new TickThread(clock, "timewheel-tick-" + Integer.toHexString(System.identityHashCode(owner)), owner);
+    }
+
+    private static final class Shared {
+        static final TickThread INSTANCE = new TickThread(NanoClock.SYSTEM, "timewheel-tick", null);
+    }
+
+    Thread thread() {
+        return thread;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Producer side: any thread
+
+    /** Hands a task with a future deadline to the tick thread. */
+    void schedule(QueuedTask task) {
+        inbox.offer(task);
+        signal(task.deadline());
+    }
+
+    /** Hands a command to the tick thread; wakes it unless it will look at its inbox soon anyway. */
+    void command(Command command) {
+        inbox.offer(command);
+        signal(command.urgent ? clock.nanoTime() : Long.MIN_VALUE);
+    }
+
+    /** Wakes the tick thread whatever it is doing (used when an executor terminates). */
+    void wakeUp() {
+        LockSupport.unpark(thread);
+    }
+
+    private void signal(long deadline) {
+        int state = parkState;
+        if (state == AWAKE) {
+            return;
+        }
+        boolean earlier = deadline != Long.MIN_VALUE && deadline - wakeAt < 0;
+        if (state == PARKED_LONG) {
+            if (PARK_STATE.compareAndSet(this, PARKED_LONG, AWAKE)) {
+                LockSupport.unpark(thread);
+            }
+        } else if (earlier) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The loop: tick thread only
+
+    @Override
+    public void run() {
+        for (;;) {
+            try {
+                boolean drained = drainInbox();
+                long now = clock.nanoTime();
+                long next = expire(now);
+                if (dedicatedTo != null && served.isEmpty() && dedicatedTo.isTerminated() && inbox.isEmpty()) {
+                    return;
+                }
+                park(now, next, drained);
+            } catch (Throwable t) {
+                report("tick loop", t);
+            }
+        }
+    }
+
+    private boolean drainInbox() {
+        boolean drained = false;
+        TimerEntry entry;
+        while ((entry = inbox.poll()) != null) {
+            drained = true;
+            try {
+                if (entry instanceof QueuedTask) {
+                    QueuedTask task = (QueuedTask) entry;
+                    if (task.isQueued()) {
+                        file(task);
+                    }
+                } else {
+                    ((Command) entry).run(this);
+                }
+            } catch (Throwable t) {
+                report("inbox entry " + entry, t);
+            }
+        }
+        return drained;
+    }
+
+    /** Adds a queued task to its executor's wheel, registering the executor on first use. */
+    void file(QueuedTask task) {
+        task.refreshDeadline();
+        wheelOf(task.owner).add(task);
+    }
+
+    TimerWheel<QueuedTask> wheelOf(WheelScheduledExecutorService executor) {
+        TimerWheel<QueuedTask> wheel = executor.wheel;
+        if (wheel == null) {
+            wheel = new TimerWheel<>(executor.tickNanos, clock.nanoTime());
+            executor.wheel = wheel;
+            served.add(executor);
+        }
+        return wheel;
+    }
+
+    /** Advances every wheel to now, hands over what is due, and returns the earliest next deadline. */
+    private long expire(long now) {
+        long next = now + Long.MAX_VALUE;
+        for (int i = served.size() - 1; i >= 0; i--) {
+            WheelScheduledExecutorService executor = served.get(i);
+            TimerWheel<QueuedTask> wheel = executor.wheel;
+            try {
+                if (wheel.advance(now) > 0) {
+                    handOver(executor, wheel);
+                }
+            } catch (Throwable t) {
+                report("expiring timers", t);
+            }
+            if (wheel.isEmpty()) {
+                if (executor.isTerminated()) {
+                    executor.wheel = null;
+                    served.remove(i);
+                }
+            } else {
+                long candidate = wheel.nextDeadline();
+                if (candidate - next < 0) {
+                    next = candidate;
+                }
+            }
+        }
+        return next;
+    }
+
+    private static void handOver(WheelScheduledExecutorService executor, TimerWheel<QueuedTask> wheel) {
+        ReadyQueue ready = executor.ready;
+        ready.lock.lock();
+        try {
+            QueuedTask task;
+            while ((task = wheel.poll()) != null) {
+                if (task.isQueued()) {
+                    try {
+                        ready.pushLocked(task);
+                    } catch (Throwable t) {
+                        wheel.add(task); // due: the next advance hands it out again
+                        throw t;
+                    }
+                }
+            }
+        } finally {
+            ready.lock.unlock();
+        }
+    }
+
+    private void park(long now, long next, boolean drained) {
+        long delay = next - now;
+        if (delay <= 0) {
+            return;
+        }
+        int mode = PARKED_LONG;
+        if (delay <= DRAIN_NANOS) {
+            mode = PARKED_SHORT;
+        } else if (drained) {
+            delay = DRAIN_NANOS;
+            mode = PARKED_SHORT;
+        }
+        wakeAt = now + delay;
+        parkState = mode;
+        if (!inbox.isEmpty()) {
+            parkState = AWAKE;
+            return;
+        }
+        if (delay == Long.MAX_VALUE) {
+            LockSupport.park(this);
+        } else {
+            LockSupport.parkNanos(this, delay);
+        }
+        parkState = AWAKE;
+    }
+
+    private static void report(String what, Throwable t) {
+        try {
+            LOG.log(System.Logger.Level.ERROR, "timewheel tick thread: unexpected failure in " + what
+                    + "; the tick thread goes on", t);
+        } catch (Throwable ignored) {
+            // reporting must not kill the loop either
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Commands
+
+    /** A request for the tick thread, carried through the inbox. */
+    abstract static class Command extends TimerEntry {
+        /** Whether the tick thread should look at once (someone waits for the answer). */
+        final boolean urgent;
+
+        Command(boolean urgent) {
+            this.urgent = urgent;
+        }
+
+        abstract void run(TickThread tick);
+    }
+
+    /** Drops a task that left the queue from its wheel, so its memory goes at once. */
+    static final class Unlink extends Command {
+        private final QueuedTask task;
+
+        Unlink(QueuedTask task) {
+            super(false);
+            this.task = task;
+        }
+
+        @Override
+        void run(TickThread tick) {
+            TimerWheel<QueuedTask> wheel = task.owner.wheel;
+            if (wheel != null && task.isInWheel() && !task.isQueued()) {
+                wheel.remove(task);
+            }
+        }
+    }
+
+    /** Files a re-armed periodic task again, wherever it is now (used when it was not run by a worker). */
+    static final class Refile extends Command {
+        private final QueuedTask task;
+
+        Refile(QueuedTask task) {
+            super(false);
+            this.task = task;
+        }
+
+        @Override
+        void run(TickThread tick) {
+            TimerWheel<QueuedTask> wheel = task.owner.wheel;
+            if (wheel != null && task.isInWheel()) {
+                wheel.remove(task);
+            }
+            if (task.isQueued()) {
+                tick.file(task);
+            }
+        }
+    }
+
+    /**
+     * Collects an executor's queued tasks (wheel and ready queue, at one instant of the tick thread), and
+     * optionally takes them all out of the queue.
+     */
+    static final class Snapshot extends Command {
+        private final WheelScheduledExecutorService executor;
+        private final boolean drain;
+        private final CountDownLatch done = new CountDownLatch(1);
+        private final List<QueuedTask> tasks = new ArrayList<>();
+
+        Snapshot(WheelScheduledExecutorService executor, boolean drain) {
+            super(true);
+            this.executor = executor;
+            this.drain = drain;
+        }
+
+        @Override
+        void run(TickThread tick) {
+            try {
+                ReadyQueue ready = executor.ready;
+                ready.lock.lock();
+                try {
+                    TimerWheel<QueuedTask> wheel = executor.wheel;
+                    if (wheel != null) {
+                        wheel.forEach(task -> {
+                            if (!task.isQueued()) {
+                                wheel.remove(task);
+                            } else if (!drain) {
+                                tasks.add(task);
+                            } else if (task.tryRemove()) {
+                                wheel.remove(task);
+                                tasks.add(task);
+                            }
+                        });
+                    }
+                    if (drain) {
+                        ready.drainLocked(task -> {
+                            if (task.tryRemove()) {
+                                tasks.add(task);
+                            }
+                        });
+                    } else {
+                        ready.forEachLocked(task -> {
+                            if (task.isQueued()) {
+                                tasks.add(task);
+                            }
+                        });
+                    }
+                } finally {
+                    ready.lock.unlock();
+                }
+            } finally {
+                done.countDown();
+            }
+        }
+
+        /** Waits for the tick thread's answer (uninterruptibly: monitoring calls do not throw it). */
+        List<QueuedTask> await() {
+            boolean interrupted = false;
+            for (;;) {
+                try {
+                    done.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            tasks.sort((a, b) -> {
+                long diff = a.deadline() - b.deadline();
+                return diff < 0 ? -1 : (diff > 0 ? 1 : Integer.compare(a.sequence(), b.sequence()));
+            });
+            return tasks;
+        }
+    }
+
+    // VarHandles
+    private static final VarHandle PARK_STATE;
+
+    static {
+        try {
+            PARK_STATE = MethodHandles.lookup().findVarHandle(TickThread.class, "parkState", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}
