@@ -67,6 +67,10 @@ final class TickThread implements Runnable {
 
     /** The executors with a wheel. Tick thread only. */
     private final List<WheelScheduledExecutorService> served = new ArrayList<>();
+    /** Sync requests read in this loop, answered after its expiry step. Tick thread only. */
+    private final List<Sync> syncs = new ArrayList<>();
+    /** Loop iterations so far (wake-ups and re-checks). Written by this thread only. */
+    private volatile long loops;
 
     private TickThread(NanoClock clock, String name, WheelScheduledExecutorService dedicatedTo) {
         this.clock = clock;
@@ -137,9 +141,11 @@ final class TickThread implements Runnable {
     public void run() {
         for (;;) {
             try {
+                LOOPS.setOpaque(this, loops + 1);
                 boolean drained = drainInbox();
                 long now = clock.nanoTime();
                 long next = expire(now);
+                answerSyncs();
                 if (dedicatedTo != null && served.isEmpty() && dedicatedTo.isTerminated() && inbox.isEmpty()) {
                     return;
                 }
@@ -213,6 +219,31 @@ final class TickThread implements Runnable {
             }
         }
         return next;
+    }
+
+    private void answerSyncs() {
+        for (int i = 0; i < syncs.size(); i++) {
+            Sync sync = syncs.get(i);
+            TimerWheel<QueuedTask> wheel = sync.executor.wheel;
+            sync.wheelSize = wheel == null ? 0 : wheel.size();
+            sync.done.countDown();
+        }
+        syncs.clear();
+    }
+
+    /** Loop iterations so far. Any thread. */
+    long loops() {
+        return loops;
+    }
+
+    /** The park state: AWAKE, PARKED_SHORT or PARKED_LONG. Any thread. */
+    int parkState() {
+        return parkState;
+    }
+
+    /** When the thread will wake on its own, if parked. Any thread. */
+    long wakeAt() {
+        return wakeAt;
     }
 
     private static void handOver(WheelScheduledExecutorService executor, TimerWheel<QueuedTask> wheel) {
@@ -402,12 +433,42 @@ final class TickThread implements Runnable {
         }
     }
 
+    /**
+     * Test hook: answered after the tick thread has read everything queued before it, read the clock and
+     * handed every task due at that time to its executor's ready queue.
+     */
+    static final class Sync extends Command {
+        private final WheelScheduledExecutorService executor;
+        private final CountDownLatch done = new CountDownLatch(1);
+        private volatile int wheelSize;
+
+        Sync(WheelScheduledExecutorService executor) {
+            super(true);
+            this.executor = executor;
+        }
+
+        @Override
+        void run(TickThread tick) {
+            tick.syncs.add(this);
+        }
+
+        /** Waits for the answer; returns the executor's wheel size the tick thread saw. */
+        int await(long timeout, java.util.concurrent.TimeUnit unit) throws InterruptedException {
+            if (!done.await(timeout, unit)) {
+                throw new IllegalStateException("tick thread did not answer within " + timeout + " " + unit);
+            }
+            return wheelSize;
+        }
+    }
+
     // VarHandles
     private static final VarHandle PARK_STATE;
+    private static final VarHandle LOOPS;
 
     static {
         try {
             PARK_STATE = MethodHandles.lookup().findVarHandle(TickThread.class, "parkState", int.class);
+            LOOPS = MethodHandles.lookup().findVarHandle(TickThread.class, "loops", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

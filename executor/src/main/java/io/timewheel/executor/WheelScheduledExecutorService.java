@@ -443,6 +443,10 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     // =============================================================================================
     // The queue
 
+    TickThread tickThread() {
+        return tick;
+    }
+
     long queuedCount() {
         return queued.get();
     }
@@ -459,6 +463,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     /** Takes every queued entry out of the queue, earliest deadline first. */
     private List<QueuedTask> drainQueue() {
+        if (queued.get() <= 0) {
+            return new ArrayList<>();
+        }
         TickThread.Snapshot request = new TickThread.Snapshot(this, true);
         tick.command(request);
         return request.await();

@@ -1,0 +1,273 @@
+package io.timewheel.executor;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static java.util.concurrent.TimeUnit.HOURS;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The tick logic driven by a manual clock: deterministic, no sleeps. {@link #sync()} returns once the tick
+ * thread has read the clock (after everything submitted before) and handed every task due then to the
+ * workers, so "not run yet" is a fact, not a guess.
+ */
+class ManualClockExecutorTest {
+
+    private final List<WheelScheduledExecutorService> executors = new ArrayList<>();
+    private ManualClock clock;
+    private WheelScheduledExecutorService executor;
+
+    private WheelScheduledExecutorService start(long startTime, int threads) {
+        clock = new ManualClock(startTime);
+        executor = WheelScheduledExecutorService.builder().corePoolSize(threads).clock(clock).build();
+        executors.add(executor);
+        return executor;
+    }
+
+    @AfterEach
+    void shutDown() throws InterruptedException {
+        for (WheelScheduledExecutorService e : executors) {
+            e.shutdownNow();
+            assertTrue(e.awaitTermination(10, SECONDS));
+        }
+    }
+
+    /** Returns the wheel size the tick thread saw after handing over everything due at the clock's time. */
+    private int sync() throws InterruptedException {
+        TickThread.Sync sync = new TickThread.Sync(executor);
+        executor.tickThread().command(sync);
+        return sync.await(10, SECONDS);
+    }
+
+    @ParameterizedTest(name = "start = {0}")
+    @ValueSource(longs = {0L, -1L, Long.MIN_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE - 5_000_000L, 123_456_789L})
+    void task_runsOnlyOnceTheClockReachesItsDeadline_evenAcrossTheWrap(long startTime) throws Exception {
+        start(startTime, 1);
+        long deadline = startTime + MILLISECONDS.toNanos(10);
+        AtomicLong startedAt = new AtomicLong(Long.MIN_VALUE);
+        ScheduledFuture<?> f = executor.schedule(() -> startedAt.set(clock.nanoTime()), 10, MILLISECONDS);
+
+        clock.advanceNanos(MILLISECONDS.toNanos(10) - 1);
+        sync();
+        assertFalse(f.isDone(), "ran before its deadline");
+        assertTrue(executor.getQueue().contains(f));
+
+        clock.advanceNanos(1);
+        sync();
+        await().atMost(Duration.ofSeconds(10)).until(f::isDone);
+        assertTrue(startedAt.get() - deadline >= 0, "started before its deadline");
+    }
+
+    @Test
+    void sameDeadline_runsInSubmissionOrder_onOneWorker() throws Exception {
+        start(0L, 1);
+        List<Integer> order = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch done = new CountDownLatch(200);
+        for (int i = 0; i < 200; i++) {
+            int id = i;
+            executor.schedule(() -> {
+                order.add(id);
+                done.countDown();
+            }, 5, SECONDS); // the manual clock does not move: every task has the same deadline
+        }
+        clock.advance(5, SECONDS);
+        sync();
+        assertTrue(done.await(10, SECONDS));
+        for (int i = 0; i < 200; i++) {
+            assertEquals(i, order.get(i));
+        }
+    }
+
+    @Test
+    void overdueTasks_runInDeadlineOrder_onOneWorker() throws Exception {
+        start(1_000L, 1);
+        List<Long> order = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch done = new CountDownLatch(100);
+        for (int i = 100; i > 0; i--) {
+            long delay = i * 7_919L % 1_000L + i; // scrambled, distinct
+            executor.schedule(() -> {
+                order.add(delay);
+                done.countDown();
+            }, delay, MILLISECONDS);
+        }
+        clock.advance(2, SECONDS);
+        sync();
+        assertTrue(done.await(10, SECONDS));
+        List<Long> sorted = new ArrayList<>(order);
+        Collections.sort(sorted);
+        assertEquals(sorted, order);
+    }
+
+    @Test
+    void cascadingTimers_fireAtTheirExactDeadline_neverEarly() throws Exception {
+        start(Long.MAX_VALUE - HOURS.toNanos(1), 1);
+        long origin = clock.nanoTime();
+        long[] delays = {1, 999_999, 1_048_576, 1_048_577, 67_108_863, 67_108_865, 4_294_967_297L,
+                SECONDS.toNanos(30), HOURS.toNanos(2), HOURS.toNanos(30), TimeUnit.DAYS.toNanos(400)};
+        List<ScheduledFuture<?>> futures = new ArrayList<>();
+        List<AtomicLong> starts = new ArrayList<>();
+        for (long d : delays) {
+            AtomicLong at = new AtomicLong();
+            starts.add(at);
+            futures.add(executor.schedule(() -> at.set(clock.nanoTime()), d, NANOSECONDS));
+        }
+        for (int i = 0; i < delays.length; i++) {
+            clock.advanceNanos(origin + delays[i] - 1 - clock.nanoTime());
+            sync();
+            assertFalse(futures.get(i).isDone(), "timer " + delays[i] + " ns ran early");
+            clock.advanceNanos(1);
+            sync();
+            int k = i;
+            await().atMost(Duration.ofSeconds(10)).until(() -> futures.get(k).isDone());
+            assertEquals(origin + delays[i], starts.get(i).get());
+        }
+    }
+
+    @Test
+    void fixedRate_keepsItsCadence_withoutDrift() throws Exception {
+        start(0L, 1);
+        List<Long> runTimes = Collections.synchronizedList(new ArrayList<>());
+        ScheduledFuture<?> f = executor.scheduleAtFixedRate(() -> {
+            runTimes.add(clock.nanoTime());
+            clock.advanceNanos(MILLISECONDS.toNanos(3)); // each run "takes" 3 ms
+        }, 10, 10, MILLISECONDS);
+        for (int run = 1; run <= 20; run++) {
+            long due = MILLISECONDS.toNanos(10L * run);
+            clock.advanceNanos(due - clock.nanoTime());
+            sync();
+            int expected = run;
+            await().atMost(Duration.ofSeconds(10)).until(() -> runTimes.size() == expected);
+            assertEquals(due, runTimes.get(run - 1), "run " + run + " not at its fixed-rate time");
+        }
+        f.cancel(false);
+    }
+
+    @Test
+    void fixedDelay_measuresFromTheEndOfTheRun() throws Exception {
+        start(0L, 1);
+        List<Long> runTimes = Collections.synchronizedList(new ArrayList<>());
+        executor.scheduleWithFixedDelay(() -> {
+            runTimes.add(clock.nanoTime());
+            clock.advanceNanos(MILLISECONDS.toNanos(3));
+        }, 10, 10, MILLISECONDS);
+        long expected = MILLISECONDS.toNanos(10);
+        for (int run = 1; run <= 10; run++) {
+            clock.advanceNanos(expected - 1 - clock.nanoTime());
+            sync();
+            assertEquals(run - 1, runTimes.size(), "fixed-delay run came early");
+            clock.advanceNanos(1);
+            sync();
+            int count = run;
+            await().atMost(Duration.ofSeconds(10)).until(() -> runTimes.size() == count);
+            assertEquals(expected, runTimes.get(run - 1));
+            expected += MILLISECONDS.toNanos(13); // 3 ms of run + 10 ms of delay
+        }
+    }
+
+    @Test
+    void cancel_removesTheTaskFromTheWheel_underBothPolicies() throws Exception {
+        for (boolean removeOnCancel : new boolean[]{false, true}) {
+            start(0L, 1);
+            executor.setRemoveOnCancelPolicy(removeOnCancel);
+            List<ScheduledFuture<?>> futures = new ArrayList<>();
+            for (int i = 0; i < 10_000; i++) {
+                futures.add(executor.schedule(() -> { }, 30 + i % 1000, SECONDS));
+            }
+            assertEquals(10_000, sync());
+            for (ScheduledFuture<?> f : futures) {
+                assertTrue(f.cancel(false));
+            }
+            assertEquals(0, executor.getQueue().size());
+            assertEquals(0, sync(), "cancelled tasks still held by the wheel, removeOnCancel=" + removeOnCancel);
+        }
+    }
+
+    @Test
+    void idleTickThread_parksUntilTheNextDeadline_notPerTick() throws Exception {
+        start(0L, 1);
+        ScheduledFuture<?> f = executor.schedule(() -> { }, 1, HOURS);
+        sync();
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                executor.tickThread().parkState() == TickThread.PARKED_LONG
+                        && executor.tickThread().wakeAt() == HOURS.toNanos(1));
+        long loops = executor.tickThread().loops();
+        assertFalse(f.isDone());
+        // nothing to do: it stays parked until it is told something, whatever the real time does
+        assertEquals(TickThread.PARKED_LONG, executor.tickThread().parkState());
+        assertEquals(loops, executor.tickThread().loops());
+    }
+
+    @Test
+    void tickThread_survivesAFailureInItsLoop() throws Exception {
+        start(0L, 1);
+        executor.tickThread().command(new TickThread.Command(true) {
+            @Override
+            void run(TickThread tick) {
+                throw new IllegalStateException("injected failure (expected in this test's log)");
+            }
+        });
+        ScheduledFuture<?> f = executor.schedule(() -> { }, 1, SECONDS);
+        clock.advance(1, SECONDS);
+        sync();
+        await().atMost(Duration.ofSeconds(10)).until(f::isDone);
+        assertTrue(executor.tickThread().thread().isAlive());
+    }
+
+    @Test
+    void dedicatedTickThread_endsAfterItsExecutorTerminates() throws Exception {
+        start(0L, 1);
+        executor.schedule(() -> { }, 1, SECONDS);
+        Thread tick = executor.tickThread().thread();
+        assertTrue(tick.isAlive());
+        executor.shutdownNow();
+        assertTrue(executor.awaitTermination(10, SECONDS));
+        tick.join(10_000);
+        assertFalse(tick.isAlive());
+    }
+
+    @Test
+    void sharedTickThread_servesEveryExecutor() throws Exception {
+        List<WheelScheduledExecutorService> many = new ArrayList<>();
+        AtomicInteger ran = new AtomicInteger();
+        for (int i = 0; i < 10; i++) {
+            WheelScheduledExecutorService e = new WheelScheduledExecutorService(1);
+            executors.add(e);
+            many.add(e);
+            e.schedule(ran::incrementAndGet, 1, MILLISECONDS);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> ran.get() == 10);
+        TickThread shared = many.get(0).tickThread();
+        for (WheelScheduledExecutorService e : many) {
+            assertTrue(e.tickThread() == shared);
+        }
+        long tickThreads = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("timewheel-tick")).count();
+        assertEquals(1, tickThreads);
+    }
+
+    private static final class AtomicLong extends java.util.concurrent.atomic.AtomicLong {
+        AtomicLong() {
+        }
+
+        AtomicLong(long initial) {
+            super(initial);
+        }
+    }
+}
