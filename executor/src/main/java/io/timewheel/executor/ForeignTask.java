@@ -33,13 +33,23 @@ final class ForeignTask extends QueuedTask {
     }
 
     @Override
+    boolean tryFile() {
+        return left == 0;
+    }
+
+    @Override
+    boolean tryUnfile() {
+        return left == 0;
+    }
+
+    @Override
     boolean tryTake() {
         return leave();
     }
 
     @Override
-    boolean tryRemove() {
-        return leave();
+    int tryRemove() {
+        return leave() ? REMOVED_FILED : NOT_REMOVED;
     }
 
     private boolean leave() {

@@ -149,7 +149,7 @@ final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<R
     private Runnable pollLocked() {
         QueuedTask entry;
         while ((entry = executor.ready.pollLocked()) != null) {
-            if (entry.tryRemove()) {
+            if (entry.tryRemove() != QueuedTask.NOT_REMOVED) {
                 return entry.task();
             }
         }
@@ -160,7 +160,7 @@ final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<R
     public Runnable take() throws InterruptedException {
         for (;;) {
             QueuedTask entry = executor.ready.take(false, 0L);
-            if (entry != null && entry.tryRemove()) {
+            if (entry != null && entry.tryRemove() != QueuedTask.NOT_REMOVED) {
                 return entry.task();
             }
         }
@@ -175,7 +175,7 @@ final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<R
             if (entry == null) {
                 return null;
             }
-            if (entry.tryRemove()) {
+            if (entry.tryRemove() != QueuedTask.NOT_REMOVED) {
                 return entry.task();
             }
         }

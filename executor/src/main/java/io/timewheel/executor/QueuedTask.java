@@ -16,7 +16,9 @@ import io.timewheel.wheel.TimerEntry;
  * tryRemove), so leaving the queue happens exactly once whoever does it: a worker taking it, remove(),
  * shutdownNow(), a cancel. Whoever makes an entry leave the queue decrements the executor's queued count.
  * The tick thread keeps an entry in the wheel only while it is still queued; it drops the others when it
- * next touches them or when an unlink request arrives.
+ * next touches them or when an unlink request arrives. An entry knows whether the tick thread has filed
+ * it in the wheel (tryFile / tryUnfile), so only the removal of a filed entry sends an unlink request:
+ * a task cancelled before the tick thread read it from the inbox costs the tick thread nothing.
  * </pre>
  */
 abstract class QueuedTask extends TimerEntry {
@@ -32,14 +34,29 @@ abstract class QueuedTask extends TimerEntry {
     /** The object that workers run and that {@code getQueue()} shows. */
     abstract Runnable task();
 
+    /** {@link #tryRemove} results. */
+    static final int NOT_REMOVED = -1, REMOVED = 0, REMOVED_FILED = 1;
+
     /** Whether the entry is still waiting in the queue. Any thread. */
     abstract boolean isQueued();
+
+    /** Tick thread, before adding the entry to the wheel: false if it left the queue (drop it). */
+    abstract boolean tryFile();
+
+    /** Tick thread, before handing the entry to the ready queue: false if it left the queue (drop it). */
+    abstract boolean tryUnfile();
 
     /** Leaves the queue to be run by a worker. Any thread; true for exactly one caller per queuing. */
     abstract boolean tryTake();
 
-    /** Leaves the queue without running (remove, shutdownNow, policy). True for exactly one caller. */
-    abstract boolean tryRemove();
+    /**
+     * Leaves the queue without running (remove, shutdownNow, policy). Any thread; succeeds for exactly one
+     * caller per queuing.
+     *
+     * @return {@link #NOT_REMOVED}, {@link #REMOVED}, or {@link #REMOVED_FILED} when the entry may be in the
+     *         wheel (the caller then asks the tick thread to unlink it)
+     */
+    abstract int tryRemove();
 
     /** The time the tick thread should file the entry under when it next adds it to the wheel. */
     long nextDeadline() {

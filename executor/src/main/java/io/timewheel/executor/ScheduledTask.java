@@ -29,20 +29,24 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
  * state (any thread, via CAS):
  *   IDLE         not queued and not started: new, rejected, wrapped by a decorator (whose holder is
  *                queued instead), or removed by remove()/shutdownNow(); Future: not done
- *   QUEUED       in the executor's queue (inbox, wheel or ready heap); Future: not done
+ *   QUEUED       in the executor's queue, in the inbox or the ready heap; Future: not done
+ *   FILED        in the executor's queue, in the wheel (the tick thread filed it)
  *   TAKEN        a worker took it off the queue and is about to run it
  *   RUNNING      run() in progress; outcome holds the runner thread
  *   COMPLETING   result being published
  *   NORMAL, EXCEPTIONAL, CANCELLED, INTERRUPTING, INTERRUPTED   as FutureTask
  * transitions:
  *   IDLE    -&gt; QUEUED | RUNNING | CANCELLED | INTERRUPTING
- *   QUEUED  -&gt; TAKEN | IDLE | RUNNING | CANCELLED | INTERRUPTING
+ *   QUEUED  -&gt; FILED (tick thread) | TAKEN | IDLE | RUNNING | CANCELLED | INTERRUPTING
+ *   FILED   -&gt; QUEUED (tick thread: due) | IDLE | RUNNING | CANCELLED | INTERRUPTING
  *   TAKEN   -&gt; RUNNING | CANCELLED | INTERRUPTING
  *   RUNNING -&gt; COMPLETING -&gt; NORMAL | EXCEPTIONAL
  *   RUNNING -&gt; CANCELLED | INTERRUPTING -&gt; INTERRUPTED
  *   RUNNING -&gt; QUEUED | IDLE                (periodic re-arm, see PeriodicTask; IDLE when decorated)
- * The thread whose CAS puts the task into QUEUED has counted it in the owner's queued count first; the
- * thread whose CAS takes it out of QUEUED decrements the count.
+ * QUEUED and FILED are "in the queue". The thread that puts the task into QUEUED has counted it in the
+ * owner's queued count first; the thread whose CAS takes it out of QUEUED/FILED decrements the count, and
+ * if it was FILED asks the tick thread to unlink it from the wheel (a task cancelled while still in the
+ * inbox needs no request: the tick thread's QUEUED-to-FILED CAS fails and it drops the task).
  *
  * outcome: the runner thread while RUNNING (published before the runner re-checks the state, so a
  * cancel(true) either sees the thread or the runner sees the cancel and never calls the task), then
@@ -57,14 +61,15 @@ class ScheduledTask<V> extends QueuedTask implements RunnableScheduledFuture<V> 
 
     static final int IDLE = 0;
     static final int QUEUED = 1;
-    static final int TAKEN = 2;
-    static final int RUNNING = 3;
-    static final int COMPLETING = 4;
-    static final int NORMAL = 5;
-    static final int EXCEPTIONAL = 6;
-    static final int CANCELLED = 7;
-    static final int INTERRUPTING = 8;
-    static final int INTERRUPTED = 9;
+    static final int FILED = 2;
+    static final int TAKEN = 3;
+    static final int RUNNING = 4;
+    static final int COMPLETING = 5;
+    static final int NORMAL = 6;
+    static final int EXCEPTIONAL = 7;
+    static final int CANCELLED = 8;
+    static final int INTERRUPTING = 9;
+    static final int INTERRUPTED = 10;
 
     /** See the state list above. Any thread, via CAS. */
     private volatile int state;
@@ -90,30 +95,45 @@ class ScheduledTask<V> extends QueuedTask implements RunnableScheduledFuture<V> 
 
     @Override
     final boolean isQueued() {
-        return state == QUEUED;
+        int s = state;
+        return s == QUEUED || s == FILED;
+    }
+
+    @Override
+    final boolean tryFile() {
+        return STATE.compareAndSet(this, QUEUED, FILED);
+    }
+
+    @Override
+    final boolean tryUnfile() {
+        return STATE.compareAndSet(this, FILED, QUEUED);
     }
 
     @Override
     final boolean tryTake() {
-        if (STATE.compareAndSet(this, QUEUED, TAKEN)) {
-            owner.dequeued();
-            return true;
+        for (int s; (s = state) == QUEUED || s == FILED; ) {
+            if (STATE.compareAndSet(this, s, TAKEN)) {
+                owner.dequeued();
+                return true;
+            }
         }
         return false;
     }
 
     @Override
-    final boolean tryRemove() {
-        if (STATE.compareAndSet(this, QUEUED, IDLE)) {
-            owner.dequeued();
-            return true;
+    final int tryRemove() {
+        for (int s; (s = state) == QUEUED || s == FILED; ) {
+            if (STATE.compareAndSet(this, s, IDLE)) {
+                owner.dequeued();
+                return s == FILED ? REMOVED_FILED : REMOVED;
+            }
         }
-        return false;
+        return NOT_REMOVED;
     }
 
-    /** Enqueue: IDLE to QUEUED. The caller has counted the task in the owner's queued count. */
-    final boolean markQueued() {
-        return STATE.compareAndSet(this, IDLE, QUEUED);
+    /** Enqueue: IDLE to QUEUED, before the task is published. The caller has counted it. */
+    final void markQueued() {
+        STATE.setRelease(this, QUEUED);
     }
 
     /** Periodic re-arm: RUNNING to QUEUED (or IDLE when a decorator's holder is queued instead). */
@@ -183,19 +203,19 @@ class ScheduledTask<V> extends QueuedTask implements RunnableScheduledFuture<V> 
     }
 
     /**
-     * Claims the task for running: IDLE, QUEUED or TAKEN to RUNNING, publishing the runner thread.
+     * Claims the task for running: IDLE, QUEUED, FILED or TAKEN to RUNNING, publishing the runner thread.
      *
      * @return the state it was claimed from, or -1 if it can no longer run
      */
     final int claimForRun() {
         for (;;) {
             int s = state;
-            if (s != IDLE && s != QUEUED && s != TAKEN) {
+            if (s > TAKEN) {
                 return -1;
             }
             if (STATE.compareAndSet(this, s, RUNNING)) {
                 OUTCOME.setVolatile(this, Thread.currentThread());
-                if (s == QUEUED) {
+                if (s == QUEUED || s == FILED) {
                     owner.dequeued();
                 }
                 return s;
@@ -292,10 +312,10 @@ class ScheduledTask<V> extends QueuedTask implements RunnableScheduledFuture<V> 
         } else if (s != RUNNING) {
             OUTCOME.setVolatile(this, null);
         }
-        if (s == QUEUED) {
+        if (s == QUEUED || s == FILED) {
             owner.dequeued();
+            owner.cancelled(this, s == FILED);
         }
-        owner.cancelled(this, s == QUEUED);
         finishCompletion();
         return true;
     }

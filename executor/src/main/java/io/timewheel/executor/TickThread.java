@@ -163,10 +163,7 @@ final class TickThread implements Runnable {
             drained = true;
             try {
                 if (entry instanceof QueuedTask) {
-                    QueuedTask task = (QueuedTask) entry;
-                    if (task.isQueued()) {
-                        file(task);
-                    }
+                    file((QueuedTask) entry);
                 } else {
                     ((Command) entry).run(this);
                 }
@@ -177,10 +174,12 @@ final class TickThread implements Runnable {
         return drained;
     }
 
-    /** Adds a queued task to its executor's wheel, registering the executor on first use. */
+    /** Adds a task to its executor's wheel if it is still queued, registering the executor on first use. */
     void file(QueuedTask task) {
-        task.refreshDeadline();
-        wheelOf(task.owner).add(task);
+        if (task.tryFile()) {
+            task.refreshDeadline();
+            wheelOf(task.owner).add(task);
+        }
     }
 
     TimerWheel<QueuedTask> wheelOf(WheelScheduledExecutorService executor) {
@@ -252,7 +251,7 @@ final class TickThread implements Runnable {
         try {
             QueuedTask task;
             while ((task = wheel.poll()) != null) {
-                if (task.isQueued()) {
+                if (task.tryUnfile()) {
                     try {
                         ready.pushLocked(task);
                     } catch (Throwable t) {
@@ -346,11 +345,13 @@ final class TickThread implements Runnable {
         @Override
         void run(TickThread tick) {
             TimerWheel<QueuedTask> wheel = task.owner.wheel;
-            if (wheel != null && task.isInWheel()) {
-                wheel.remove(task);
+            boolean wasInWheel = wheel != null && task.isInWheel();
+            if (wasInWheel) {
+                wheel.remove(task); // filed at its previous time, or a stale entry from before the run
             }
-            if (task.isQueued()) {
-                tick.file(task);
+            if (task.tryFile() || (wasInWheel && task.isQueued())) {
+                task.refreshDeadline();
+                tick.wheelOf(task.owner).add(task);
             }
         }
     }
@@ -384,7 +385,7 @@ final class TickThread implements Runnable {
                                 wheel.remove(task);
                             } else if (!drain) {
                                 tasks.add(task);
-                            } else if (task.tryRemove()) {
+                            } else if (task.tryRemove() != QueuedTask.NOT_REMOVED) {
                                 wheel.remove(task);
                                 tasks.add(task);
                             }
@@ -392,7 +393,7 @@ final class TickThread implements Runnable {
                     }
                     if (drain) {
                         ready.drainLocked(task -> {
-                            if (task.tryRemove()) {
+                            if (task.tryRemove() != QueuedTask.NOT_REMOVED) {
                                 tasks.add(task);
                             }
                         });

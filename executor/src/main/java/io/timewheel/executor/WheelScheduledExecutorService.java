@@ -98,7 +98,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * @throws IllegalArgumentException if {@code corePoolSize < 0}
      */
     public WheelScheduledExecutorService(int corePoolSize) {
-        this(builder().corePoolSize(corePoolSize));
+        this(corePoolSize, Executors.defaultThreadFactory(), new AbortPolicy(), builder());
     }
 
     /**
@@ -108,7 +108,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * @throws NullPointerException     if {@code threadFactory} is null
      */
     public WheelScheduledExecutorService(int corePoolSize, ThreadFactory threadFactory) {
-        this(builder().corePoolSize(corePoolSize).threadFactory(nonNull(threadFactory)));
+        this(corePoolSize, threadFactory, new AbortPolicy(), builder());
     }
 
     /**
@@ -118,7 +118,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * @throws NullPointerException     if {@code handler} is null
      */
     public WheelScheduledExecutorService(int corePoolSize, RejectedExecutionHandler handler) {
-        this(builder().corePoolSize(corePoolSize).rejectedExecutionHandler(nonNull(handler)));
+        this(corePoolSize, Executors.defaultThreadFactory(), handler, builder());
     }
 
     /**
@@ -129,25 +129,23 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      */
     public WheelScheduledExecutorService(int corePoolSize, ThreadFactory threadFactory,
                                          RejectedExecutionHandler handler) {
-        this(builder().corePoolSize(corePoolSize).threadFactory(nonNull(threadFactory))
-                .rejectedExecutionHandler(nonNull(handler)));
+        this(corePoolSize, threadFactory, handler, builder());
     }
 
     /** For subclasses that want the wheel options: {@code super(builder().corePoolSize(4).tickNanos(..))}. */
     protected WheelScheduledExecutorService(Builder builder) {
-        super(builder.corePoolSize, builder.threadFactory, builder.handler);
-        this.clock = builder.clock;
-        this.tickNanos = builder.tickNanos;
-        this.tick = builder.dedicatedTickThread || builder.clock != NanoClock.SYSTEM
-                ? TickThread.dedicated(this, builder.clock)
-                : TickThread.shared();
+        this(builder.corePoolSize, builder.threadFactory, builder.handler, builder);
     }
 
-    private static <T> T nonNull(T value) {
-        if (value == null) {
-            throw new NullPointerException();
-        }
-        return value;
+    /** The arguments go to STPE's constructor untouched, so bad ones fail there, in STPE's order. */
+    private WheelScheduledExecutorService(int corePoolSize, ThreadFactory threadFactory,
+                                          RejectedExecutionHandler handler, Builder options) {
+        super(corePoolSize, threadFactory, handler);
+        this.clock = options.clock;
+        this.tickNanos = options.tickNanos;
+        this.tick = options.dedicatedTickThread || options.clock != NanoClock.SYSTEM
+                ? TickThread.dedicated(this, options.clock)
+                : TickThread.shared();
     }
 
     /** A builder for an executor with wheel options. */
@@ -244,8 +242,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         return clock.nanoTime() + Math.min(delayNanos, MAX_NANOS);
     }
 
-    private long triggerTime(long delay, TimeUnit unit) {
-        return triggerTime(unit.toNanos(delay < 0 ? 0 : delay));
+    private static long delayNanos(long delay, TimeUnit unit) {
+        return Math.min(unit.toNanos(delay < 0 ? 0 : delay), MAX_NANOS);
     }
 
     @Override
@@ -253,9 +251,10 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         if (command == null || unit == null) {
             throw new NullPointerException();
         }
-        ScheduledTask<Void> task = new ScheduledTask<>(this, command, triggerTime(delay, unit));
+        long now = clock.nanoTime();
+        ScheduledTask<Void> task = new ScheduledTask<>(this, command, now + delayNanos(delay, unit));
         RunnableScheduledFuture<Void> decorated = decorateTask(command, task);
-        delayedExecute(decorated, task);
+        delayedExecute(decorated, task, now);
         return decorated;
     }
 
@@ -264,9 +263,10 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         if (callable == null || unit == null) {
             throw new NullPointerException();
         }
-        ScheduledTask<V> task = new ScheduledTask<>(this, callable, triggerTime(delay, unit));
+        long now = clock.nanoTime();
+        ScheduledTask<V> task = new ScheduledTask<>(this, callable, now + delayNanos(delay, unit));
         RunnableScheduledFuture<V> decorated = decorateTask(callable, task);
-        delayedExecute(decorated, task);
+        delayedExecute(decorated, task, now);
         return decorated;
     }
 
@@ -278,7 +278,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         if (period <= 0L) {
             throw new IllegalArgumentException();
         }
-        return schedulePeriodic(command, triggerTime(initialDelay, unit), unit.toNanos(period));
+        return schedulePeriodic(command, initialDelay, unit, unit.toNanos(period));
     }
 
     @Override
@@ -289,14 +289,15 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         if (delay <= 0L) {
             throw new IllegalArgumentException();
         }
-        return schedulePeriodic(command, triggerTime(initialDelay, unit), -unit.toNanos(delay));
+        return schedulePeriodic(command, initialDelay, unit, -unit.toNanos(delay));
     }
 
-    private ScheduledFuture<?> schedulePeriodic(Runnable command, long firstTime, long period) {
-        PeriodicTask<Void> task = new PeriodicTask<>(this, command, firstTime, period);
+    private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelay, TimeUnit unit, long period) {
+        long now = clock.nanoTime();
+        PeriodicTask<Void> task = new PeriodicTask<>(this, command, now + delayNanos(initialDelay, unit), period);
         RunnableScheduledFuture<Void> decorated = decorateTask(command, task);
         task.outerTask = decorated;
-        delayedExecute(decorated, task);
+        delayedExecute(decorated, task, now);
         return decorated;
     }
 
@@ -321,12 +322,12 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     }
 
     /** STPE's delayedExecute: reject after shutdown, else enqueue, then re-check against a racing shutdown. */
-    private void delayedExecute(RunnableScheduledFuture<?> task, ScheduledTask<?> inner) {
+    private void delayedExecute(RunnableScheduledFuture<?> task, ScheduledTask<?> inner, long now) {
         if (isShutdown()) {
             reject(task);
             return;
         }
-        QueuedTask entry = enqueue(task, inner);
+        QueuedTask entry = enqueue(task, inner, now);
         if (!canRunInCurrentRunState(task) && removeEntry(entry)) {
             task.cancel(false);
         } else {
@@ -335,22 +336,29 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     }
 
     /** Puts a task into the queue: its own entry if it is ours, else a holder for the decorated object. */
-    private QueuedTask enqueue(RunnableScheduledFuture<?> task, ScheduledTask<?> inner) {
+    private QueuedTask enqueue(RunnableScheduledFuture<?> task, ScheduledTask<?> inner, long now) {
+        if (task == null) {
+            throw new NullPointerException(); // decorateTask returned null: STPE's queue refuses it too
+        }
         QueuedTask entry;
         queued.incrementAndGet();
         if (task == inner) {
             inner.markQueued();
             entry = inner;
         } else {
-            entry = new ForeignTask(this, task, triggerTime(Math.max(0L, task.getDelay(NANOSECONDS))));
+            entry = foreign(task);
         }
-        dispatch(entry);
+        dispatch(entry, now);
         return entry;
     }
 
-    /** Sends a queued entry where it waits: the ready queue if due, else the tick thread. */
-    private void dispatch(QueuedTask entry) {
-        if (entry.nextDeadline() - clock.nanoTime() <= 0) {
+    private ForeignTask foreign(RunnableScheduledFuture<?> task) {
+        return new ForeignTask(this, task, triggerTime(Math.max(0L, task.getDelay(NANOSECONDS))));
+    }
+
+    /** Sends a queued entry where it waits: the ready queue if due at {@code now}, else the tick thread. */
+    private void dispatch(QueuedTask entry, long now) {
+        if (entry.nextDeadline() - now <= 0) {
             entry.refreshDeadline();
             ready.push(entry);
         } else {
@@ -371,7 +379,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
                 }
                 entry = task;
                 if (viaWorker) {
-                    dispatch(entry);
+                    dispatch(entry, clock.nanoTime());
                 } else {
                     tick.command(new TickThread.Refile(entry)); // it may still be in the inbox or the wheel
                 }
@@ -380,8 +388,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
                     queued.decrementAndGet();
                     return;
                 }
-                entry = new ForeignTask(this, outer, triggerTime(Math.max(0L, outer.getDelay(NANOSECONDS))));
-                dispatch(entry);
+                entry = foreign(outer);
+                dispatch(entry, clock.nanoTime());
             }
             if (canRunInCurrentRunState(outer) || !removeEntry(entry)) {
                 ensurePrestart();
@@ -414,30 +422,31 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         queued.decrementAndGet();
     }
 
-    /** A task of ours was cancelled; if it was queued, its memory goes now, not at its deadline. */
-    void cancelled(QueuedTask task, boolean wasQueued) {
-        if (wasQueued) {
+    /**
+     * A queued task of ours was cancelled: if the tick thread had filed it, its memory goes now, not at its
+     * deadline, whatever the remove-on-cancel policy.
+     */
+    void cancelled(QueuedTask task, boolean wasFiled) {
+        if (wasFiled) {
             unlink(task);
-            if (!isRunning(ctl.get())) {
-                tryTerminate();
-            }
+        }
+        if (!isRunning(ctl.get())) {
+            tryTerminate();
         }
     }
 
-    /** Asks the tick thread to drop an entry that left the queue, if it can be in the wheel or the inbox. */
+    /** Asks the tick thread to drop an entry that left the queue from the wheel. */
     private void unlink(QueuedTask entry) {
-        if (entry.deadline() - clock.nanoTime() > 0) {
-            tick.command(new TickThread.Unlink(entry));
-        }
+        tick.command(new TickThread.Unlink(entry));
     }
 
     /** Takes an entry out of the queue without running it. */
     boolean removeEntry(QueuedTask entry) {
-        if (entry.tryRemove()) {
+        int removed = entry.tryRemove();
+        if (removed == QueuedTask.REMOVED_FILED) {
             unlink(entry);
-            return true;
         }
-        return false;
+        return removed != QueuedTask.NOT_REMOVED;
     }
 
     // =============================================================================================
@@ -505,7 +514,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     /** Adds a foreign scheduled future offered through {@code getQueue()}, as STPE's queue would. */
     void offerToQueue(RunnableScheduledFuture<?> task) {
         queued.incrementAndGet();
-        dispatch(new ForeignTask(this, task, triggerTime(Math.max(0L, task.getDelay(NANOSECONDS)))));
+        dispatch(foreign(task), clock.nanoTime());
     }
 
     /**
