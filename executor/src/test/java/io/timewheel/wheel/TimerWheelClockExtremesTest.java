@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -114,8 +115,12 @@ class TimerWheelClockExtremesTest {
             wheel.add(new TestEntry(i, start + delays[i]));
         }
         int next = 0;
+        int wakeUps = 0;
         wheel.advance(start);
         while (!wheel.isEmpty()) {
+            if (++wakeUps > 2 * delays.length) {
+                fail("the wheel keeps answering a nextDeadline at which nothing fires: " + wheel.size() + " entries left");
+            }
             long target = wheel.nextDeadline();
             if (target - wheel.time() < 0) {
                 target = wheel.time();

@@ -4,6 +4,7 @@ import static io.timewheel.wheel.WheelChecks.logUniform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
@@ -143,7 +144,11 @@ class TimerWheelDriverTest {
         }
 
         void runUntilEmpty() {
+            long limit = 100L * fired.length + 1_000; // far above any correct run: a guard against a livelock
             while (!wheel.isEmpty()) {
+                if (wakeUps > limit) {
+                    fail(wakeUps + " wake-ups and " + wheel.size() + " timers left: nextDeadline leads nowhere");
+                }
                 long next = wheel.nextDeadline();
                 long before = wheel.time();
                 long now = next - before > 0 ? next : before; // the clock never goes back
