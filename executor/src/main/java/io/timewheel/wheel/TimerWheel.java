@@ -39,8 +39,9 @@ import java.util.function.Consumer;
  *       earliest deadline lies in the lowest non-empty level, in its first occupied slot, except at the
  *       top where rotations interleave and every occupied slot is looked at.
  *   I5  occupied[k] has bit s set iff slot (k, s) is non-empty.
- *   I6  slotMin[i] &lt;= every deadline in non-empty slot i (exact after the slot is rebuilt, a lower
- *       bound after removals).
+ *   I6  slotMin[i] &lt;= every deadline in non-empty slot i, both measured from the wheel's time (exact
+ *       after the slot is rebuilt, a lower bound after removals). Two deadlines in one slot can be more
+ *       than 2^63 ns apart (one behind the clock, one a round count ahead), so never compare them directly.
  *   I7  the expired list holds exactly the entries found due by advance and not yet polled, sorted by
  *       (deadline, sequence). size counts slot entries plus expired entries.
  *   I8  an entry is in exactly one place: one slot list, the expired list, or none (location says which).
@@ -319,7 +320,10 @@ public final class TimerWheel<E extends TimerEntry> {
             slotMin[index] = entry.deadline;
         } else {
             tail.next = entry;
-            if (entry.deadline - slotMin[index] < 0) {
+            // Relative to the wheel's time, not to each other: a slot can hold a deadline nearly 2^63 ns ahead
+            // (a round count in the current slot of a one-level wheel) beside one behind the clock, and their
+            // difference would overflow. Every deadline in the wheel, and slotMin, is within range of time.
+            if (entry.deadline - time < slotMin[index] - time) {
                 slotMin[index] = entry.deadline;
             }
         }

@@ -1,0 +1,155 @@
+package io.timewheel.wheel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Order of hand-out: by deadline, and for equal deadlines by add order (FIFO), whichever levels the entries
+ * waited at and whichever slots an advance happened to visit first.
+ */
+class TimerWheelOrderingTest {
+
+    @ParameterizedTest(name = "tick 2^{0} ns")
+    @ValueSource(ints = {0, 10, 20, 30, 36})
+    void equalDeadlines_comeOutInAddOrder_evenAfterCascading(int tickShift) {
+        long start = -(1L << 50) + 12345; // crosses zero on the way
+        TimerWheel<TestEntry> wheel = new TimerWheel<>(1L << tickShift, start);
+        int levels = wheel.levels();
+        long deadline = start + 3 * (1L << WheelChecks.spanBits(tickShift, levels)) + 77; // three rotations out
+        TestEntry early = new TestEntry(1, deadline);
+        wheel.add(early);
+        int earlyLevel = early.level();
+        assertEquals(levels - 1, earlyLevel, "added long before its deadline, it waits at the top");
+
+        wheel.advance(deadline - 1); // near: every level above 0 is now passed
+        TestEntry late = new TestEntry(2, deadline);
+        wheel.add(late);
+        assertTrue(late.level() <= early.level());
+        if (levels > 1) {
+            assertEquals(0, late.level(), "added one nanosecond before its deadline, it goes straight to level 0");
+        }
+        // An entry added before both with a later deadline must not get in between.
+        TestEntry after = new TestEntry(3, deadline + 1);
+        wheel.add(after);
+
+        assertEquals(2, wheel.advance(deadline));
+        assertSame(early, wheel.poll());
+        assertSame(late, wheel.poll());
+        assertNull(wheel.poll());
+        assertEquals(1, wheel.advance(deadline + 1));
+        assertSame(after, wheel.poll());
+    }
+
+    @ParameterizedTest(name = "tick 2^{0} ns")
+    @ValueSource(ints = {0, 10, 20, 30, 36})
+    void manyEqualDeadlines_addedAsTheClockApproaches_comeOutInAddOrder(int tickShift) {
+        long start = Long.MAX_VALUE - (1L << 40); // the deadline lies past the wrap
+        TimerWheel<TestEntry> wheel = new TimerWheel<>(1L << tickShift, start);
+        long distance = 1L << 52;
+        long deadline = start + distance;
+        List<TestEntry> added = new ArrayList<>();
+        long now = start;
+        int levelsSeen = 0;
+        // Halve the remaining distance between adds, so the entries start out at every level, top to bottom.
+        for (int i = 0; i < 60; i++) {
+            TestEntry e = new TestEntry(i, deadline);
+            wheel.add(e);
+            levelsSeen |= 1 << e.level();
+            added.add(e);
+            now = deadline - ((deadline - now) >>> 1);
+            wheel.advance(now);
+            assertEquals(0, wheel.size() - added.size(), "nothing is lost on the way down");
+        }
+        // Two more once the deadline has passed: due on add, still behind the earlier adds.
+        wheel.advance(deadline);
+        for (int i = 60; i < 62; i++) {
+            TestEntry e = new TestEntry(i, deadline);
+            wheel.add(e);
+            added.add(e);
+        }
+        assertEquals(added.size(), wheel.advance(deadline));
+        for (TestEntry e : added) {
+            assertSame(e, wheel.poll());
+        }
+        assertNull(wheel.poll());
+        assertEquals((1 << wheel.levels()) - 1, levelsSeen, "the entries should have started at every level");
+    }
+
+    @ParameterizedTest(name = "tick 2^{0} ns")
+    @ValueSource(ints = {0, 10, 20, 30, 36})
+    void oneBigAdvance_handsOutItsBatchInDeadlineThenAddOrder(int tickShift) {
+        SplittableRandom random = new SplittableRandom(tickShift * 31L + 7);
+        long start = -(1L << 61);
+        TimerWheel<TestEntry> wheel = new TimerWheel<>(1L << tickShift, start);
+        List<TestEntry> entries = new ArrayList<>();
+        // Deadlines across every level and many rotations (the top slots are visited in index order, not in
+        // time order), a third of them shared so that ties are common.
+        for (int i = 0; i < 5_000; i++) {
+            long deadline = i % 3 == 0 && i > 0
+                    ? entries.get(random.nextInt(entries.size())).deadline()
+                    : start + WheelChecks.logUniform(random, 61);
+            TestEntry e = new TestEntry(i, deadline);
+            wheel.add(e);
+            entries.add(e);
+        }
+        Collections.shuffle(entries, new java.util.Random(tickShift)); // add order was by id
+        entries.sort((a, b) -> a.deadline() != b.deadline() ? Long.compare(a.deadline() - start, b.deadline() - start)
+                : Integer.compare(a.id, b.id));
+        assertEquals(entries.size(), wheel.advance(start + (1L << 61)));
+        for (TestEntry e : entries) {
+            assertSame(e, wheel.poll());
+        }
+        assertNull(wheel.poll());
+    }
+
+    @Test
+    void entriesFoundDueByLaterAdvances_mergeIntoTheUnpolledOnes_inOrder() {
+        long start = 1000;
+        TimerWheel<TestEntry> wheel = new TimerWheel<>(1, start);
+        TestEntry a = new TestEntry(1, 1010);
+        TestEntry b = new TestEntry(2, 1020);
+        TestEntry c = new TestEntry(3, 1015);
+        TestEntry d = new TestEntry(4, 1005); // added later, with an earlier deadline than the first batch
+        wheel.add(a);
+        wheel.add(b);
+        assertEquals(1, wheel.advance(1012)); // a waits, unpolled
+        wheel.add(c);
+        wheel.add(d); // already due
+        assertEquals(4, wheel.advance(1020));
+        assertSame(d, wheel.poll());
+        assertSame(a, wheel.poll());
+        assertSame(c, wheel.poll());
+        assertSame(b, wheel.poll());
+    }
+
+    @Test
+    void equalDeadlines_keepAddOrder_acrossTheSequenceWrap() throws ReflectiveOperationException {
+        TimerWheel<TestEntry> wheel = new TimerWheel<>(0);
+        // Jump the sequence counter to just below the int wrap (2^32 real adds would take too long).
+        Field nextSequence = TimerWheel.class.getDeclaredField("nextSequence");
+        nextSequence.setAccessible(true);
+        nextSequence.setInt(wheel, Integer.MAX_VALUE - 2);
+        List<TestEntry> added = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            TestEntry e = new TestEntry(i, 1L << 30);
+            wheel.add(e);
+            added.add(e);
+        }
+        assertEquals(Integer.MIN_VALUE, added.get(3).sequence(), "the sequence wrapped");
+        wheel.advance(1L << 30);
+        for (TestEntry e : added) {
+            assertSame(e, wheel.poll());
+        }
+    }
+}
