@@ -35,6 +35,10 @@ public final class TimerInbox {
     @SuppressWarnings("unused")
     private volatile TimerEntry tail = stub;
 
+    /** An empty inbox. */
+    public TimerInbox() {
+    }
+
     /**
      * Appends an entry. Any thread. The entry must be in no wheel and no inbox; everything written to it
      * before this call is visible to the consumer that polls it.
