@@ -148,7 +148,7 @@ final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<R
 
     private Runnable pollLocked() {
         QueuedTask entry;
-        while ((entry = executor.ready.pollLocked()) != null) {
+        while ((entry = executor.ready.pollDueLocked()) != null) {
             if (entry.tryRemove() != QueuedTask.NOT_REMOVED) {
                 return entry.task();
             }

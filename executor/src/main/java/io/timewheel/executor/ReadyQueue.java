@@ -6,24 +6,32 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * The due tasks of one executor, waiting for a worker: a binary min-heap on (deadline, arrival), under one
- * lock. Only tasks whose deadline has passed are here, so it stays small; the delayed ones wait in the
- * wheel, which is where the O(1) matters.
+ * The due and nearly due tasks of one executor, waiting for a worker: a binary min-heap on (deadline,
+ * arrival), under one lock. Only tasks due within {@link #LEAD_NANOS} are here, so it stays small; the
+ * later ones wait in the wheel, which is where the O(1) matters.
  *
  * <pre>
  * Implementation notes
  *
  * Producers: the tick thread (a batch of expired tasks, already in (deadline, sequence) order, under one
- * lock acquisition) and submitting threads (tasks with no delay, which skip the wheel). Consumers: the
- * executor's workers, blocking in take/poll. The heap orders by deadline so that a single worker runs
+ * lock acquisition) and submitting threads (tasks due within the lead, which skip the wheel). Consumers:
+ * the executor's workers, blocking in take. The heap orders by deadline so that a single worker runs
  * overdue tasks earliest first, as on STPE, and by arrival (a sequence assigned under the lock) so that
  * equal deadlines run in the order they became ready.
  *
+ * The lead: the tick thread hands a task over up to LEAD_NANOS before its deadline, and the worker makes
+ * the last, exact wait itself (leader/follower, as STPE's queue: one worker waits timed for the head, the
+ * others untimed), so a task starts one timed wake-up after its deadline, as on STPE, not a tick-thread
+ * wake-up plus a hand-off. A worker never takes a task before its deadline.
+ *
  * Entries that left the queue another way (cancelled, removed) stay in the heap until a worker pops
- * and skips them: they are due, so that is soon. All fields are guarded by lock.
+ * and skips them: they are due within the lead, so that is soon. All fields are guarded by lock.
  * </pre>
  */
 final class ReadyQueue {
+
+    /** How long before its deadline a task may be handed to the workers: 2^18 ns = 262 us. */
+    static final long LEAD_NANOS = 1L << 18;
 
     final ReentrantLock lock = new ReentrantLock();
     private final Condition available = lock.newCondition();
@@ -31,6 +39,13 @@ final class ReadyQueue {
     private long[] arrivals = new long[16];
     private int size;
     private long nextArrival;
+    /** The worker waiting timed for the head's deadline, if any. */
+    private Thread leader;
+    private final NanoClock clock;
+
+    ReadyQueue(NanoClock clock) {
+        this.clock = clock;
+    }
 
     /** Adds a due task and wakes one waiting worker. Any thread. */
     void push(QueuedTask task) {
@@ -50,6 +65,9 @@ final class ReadyQueue {
             arrivals = Arrays.copyOf(arrivals, capacity);
         }
         siftUp(size++, task, nextArrival++);
+        if (tasks[0] == task) {
+            leader = null; // a new head: whoever waits for the old one must look again
+        }
         available.signal();
     }
 
@@ -69,8 +87,13 @@ final class ReadyQueue {
         return head;
     }
 
+    /** Removes the head if its deadline has passed, else returns null. Caller holds the lock. */
+    QueuedTask pollDueLocked() {
+        return size > 0 && tasks[0].deadline() - clock.nanoTime() <= 0 ? pollLocked() : null;
+    }
+
     /**
-     * Waits for a task: up to {@code nanos} if {@code timed}, else indefinitely.
+     * Waits for a task whose deadline has passed: up to {@code nanos} if {@code timed}, else indefinitely.
      *
      * @return the head, or null on timeout
      * @throws InterruptedException if interrupted while waiting
@@ -79,22 +102,54 @@ final class ReadyQueue {
         lock.lockInterruptibly();
         try {
             for (;;) {
-                QueuedTask task = pollLocked();
-                if (task != null) {
-                    if (size > 0) {
-                        available.signal(); // pass the wake-up on: more work for another idle worker
+                if (size == 0) {
+                    if (!timed) {
+                        available.await();
+                    } else if (nanos <= 0L) {
+                        return null;
+                    } else {
+                        nanos = available.awaitNanos(nanos);
                     }
-                    return task;
+                    continue;
                 }
-                if (!timed) {
-                    available.await();
-                } else if (nanos <= 0L) {
+                QueuedTask head = tasks[0];
+                if (!head.isQueued()) {
+                    pollLocked(); // cancelled or removed meanwhile: drop it
+                    continue;
+                }
+                long delay = head.deadline() - clock.nanoTime();
+                if (delay <= 0L) {
+                    return pollLocked();
+                }
+                if (timed && nanos <= 0L) {
                     return null;
-                } else {
-                    nanos = available.awaitNanos(nanos);
+                }
+                if (leader != null) {
+                    if (timed) {
+                        nanos = available.awaitNanos(nanos);
+                    } else {
+                        available.await();
+                    }
+                    continue;
+                }
+                Thread self = Thread.currentThread();
+                leader = self;
+                try {
+                    long wait = timed ? Math.min(delay, nanos) : delay;
+                    long left = available.awaitNanos(wait);
+                    if (timed) {
+                        nanos -= wait - left;
+                    }
+                } finally {
+                    if (leader == self) {
+                        leader = null;
+                    }
                 }
             }
         } finally {
+            if (leader == null && size > 0) {
+                available.signal(); // pass the wake-up on: more work, or a new leader needed
+            }
             lock.unlock();
         }
     }

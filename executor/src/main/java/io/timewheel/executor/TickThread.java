@@ -24,9 +24,10 @@ import java.util.concurrent.locks.LockSupport;
  * task, re-file a re-armed periodic task, take a snapshot of an executor's queue). The inbox is FIFO, so a
  * command about a task is always read after the task itself.
  *
- * Loop. drain the inbox; read the clock once; advance every wheel to now and hand its expired tasks that
- * are still queued to their executor (one ready-queue lock per executor per batch); compute the earliest
- * nextDeadline over the wheels; park until then. With nothing pending it parks with no timeout: no
+ * Loop. drain the inbox; read the clock once; advance every wheel to now + LEAD_NANOS and hand its
+ * expired tasks that are still queued to their executor (one ready-queue lock per executor per batch;
+ * the workers make the last, exact wait, see ReadyQueue); compute the earliest nextDeadline over the
+ * wheels; park until LEAD_NANOS before it. With nothing pending it parks with no timeout: no
  * periodic ticking, zero wake-ups while idle. An exception anywhere is reported through System.Logger and
  * the loop goes on; a task being handed over when it happened is put back in its wheel, so none is lost.
  *
@@ -124,7 +125,8 @@ final class TickThread implements Runnable {
         if (state == AWAKE) {
             return;
         }
-        boolean earlier = deadline != Long.MIN_VALUE && deadline - wakeAt < 0;
+        // the tick thread hands tasks over LEAD_NANOS early: wake it if this one is due before it would look
+        boolean earlier = deadline != Long.MIN_VALUE && deadline - ReadyQueue.LEAD_NANOS - wakeAt < 0;
         if (state == PARKED_LONG) {
             if (PARK_STATE.compareAndSet(this, PARKED_LONG, AWAKE)) {
                 LockSupport.unpark(thread);
@@ -199,7 +201,7 @@ final class TickThread implements Runnable {
             WheelScheduledExecutorService executor = served.get(i);
             TimerWheel<QueuedTask> wheel = executor.wheel;
             try {
-                if (wheel.advance(now) > 0) {
+                if (wheel.advance(now + ReadyQueue.LEAD_NANOS) > 0) {
                     handOver(executor, wheel);
                 }
             } catch (Throwable t) {
@@ -266,7 +268,7 @@ final class TickThread implements Runnable {
     }
 
     private void park(long now, long next, boolean drained) {
-        long delay = next - now;
+        long delay = next - ReadyQueue.LEAD_NANOS - now;
         if (delay <= 0) {
             return;
         }
@@ -283,7 +285,7 @@ final class TickThread implements Runnable {
             parkState = AWAKE;
             return;
         }
-        if (delay == Long.MAX_VALUE) {
+        if (next - now == Long.MAX_VALUE) {
             LockSupport.park(this);
         } else {
             LockSupport.parkNanos(this, delay);

@@ -83,7 +83,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     /** Tasks in the queue. Any thread; see the notes. */
     private final AtomicLong queued = new AtomicLong();
-    final ReadyQueue ready = new ReadyQueue();
+    final ReadyQueue ready;
     private final QueueView queueView = new QueueView(this);
 
     final NanoClock clock;
@@ -142,6 +142,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
                                           RejectedExecutionHandler handler, Builder options) {
         super(corePoolSize, threadFactory, handler);
         this.clock = options.clock;
+        this.ready = new ReadyQueue(options.clock);
         this.tickNanos = options.tickNanos;
         this.tick = options.dedicatedTickThread || options.clock != NanoClock.SYSTEM
                 ? TickThread.dedicated(this, options.clock)
@@ -356,9 +357,12 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         return new ForeignTask(this, task, triggerTime(Math.max(0L, task.getDelay(NANOSECONDS))));
     }
 
-    /** Sends a queued entry where it waits: the ready queue if due at {@code now}, else the tick thread. */
+    /**
+     * Sends a queued entry where it waits: the ready queue if due within the lead at {@code now} (the
+     * workers make the last, exact wait), else the tick thread.
+     */
     private void dispatch(QueuedTask entry, long now) {
-        if (entry.nextDeadline() - now <= 0) {
+        if (entry.nextDeadline() - now <= ReadyQueue.LEAD_NANOS) {
             entry.refreshDeadline();
             ready.push(entry);
         } else {
