@@ -144,6 +144,10 @@ final class TickThread implements Runnable {
         for (;;) {
             try {
                 LOOPS.setOpaque(this, loops + 1);
+                for (int i = 0; i < served.size(); i++) {
+                    WheelScheduledExecutorService executor = served.get(i);
+                    executor.pendingEarliestSeen = executor.pendingEarliestBeforeDrain();
+                }
                 boolean drained = drainInbox();
                 long now = clock.nanoTime();
                 long next = expire(now);
@@ -189,6 +193,7 @@ final class TickThread implements Runnable {
         if (wheel == null) {
             wheel = new TimerWheel<>(executor.tickNanos, clock.nanoTime());
             executor.wheel = wheel;
+            executor.pendingEarliestSeen = executor.pendingEarliestBeforeDrain();
             served.add(executor);
         }
         return wheel;
@@ -208,12 +213,14 @@ final class TickThread implements Runnable {
                 report("expiring timers", t);
             }
             if (wheel.isEmpty()) {
+                executor.publishPendingEarliest(executor.pendingEarliestSeen, now + Long.MAX_VALUE);
                 if (executor.isTerminated()) {
                     executor.wheel = null;
                     served.remove(i);
                 }
             } else {
                 long candidate = wheel.nextDeadline();
+                executor.publishPendingEarliest(executor.pendingEarliestSeen, candidate);
                 if (candidate - next < 0) {
                     next = candidate;
                 }

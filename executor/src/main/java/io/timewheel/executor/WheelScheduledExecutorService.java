@@ -83,6 +83,16 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     /** Tasks in the queue. Any thread; see the notes. */
     private final AtomicLong queued = new AtomicLong();
+    /**
+     * A time at or before the deadline of every task of ours that the tick thread holds (inbox or wheel)
+     * and has not handed over. Producers lower it (CAS) after offering; the tick thread raises it after
+     * each hand-over, by CAS from the value it read before draining. A task due within the lead skips the
+     * wheel only if it is due strictly before this: so a task never overtakes an earlier or equal one
+     * that a late tick thread still holds.
+     */
+    private volatile long pendingEarliest;
+    /** The value of pendingEarliest the tick thread read before its last drain. Tick thread only. */
+    long pendingEarliestSeen;
     final ReadyQueue ready;
     private final QueueView queueView = new QueueView(this);
 
@@ -143,6 +153,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         super(corePoolSize, threadFactory, handler);
         this.clock = options.clock;
         this.ready = new ReadyQueue(options.clock);
+        this.pendingEarliest = options.clock.nanoTime() + Long.MAX_VALUE;
         this.tickNanos = options.tickNanos;
         this.tick = options.dedicatedTickThread || options.clock != NanoClock.SYSTEM
                 ? TickThread.dedicated(this, options.clock)
@@ -331,6 +342,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         QueuedTask entry = enqueue(task, inner, now);
         if (!canRunInCurrentRunState(task) && removeEntry(entry)) {
             task.cancel(false);
+            tryTerminate(); // as STPE's remove(task): a racing shutdown may be waiting for this task to go
         } else {
             ensurePrestart();
         }
@@ -362,12 +374,38 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * workers make the last, exact wait), else the tick thread.
      */
     private void dispatch(QueuedTask entry, long now) {
-        if (entry.nextDeadline() - now <= ReadyQueue.LEAD_NANOS) {
+        long deadline = entry.nextDeadline();
+        if (deadline - now <= ReadyQueue.LEAD_NANOS && deadline - pendingEarliest < 0) {
             entry.refreshDeadline();
             ready.push(entry);
         } else {
+            // Later than the lead, or the tick thread still holds an earlier or equal deadline of ours
+            // (it is running late): it must hand that one over first, so this one goes through it too.
             tick.schedule(entry);
+            lowerPendingEarliest(deadline);
         }
+    }
+
+    /** After an entry was offered to the tick thread: keeps pendingEarliest a lower bound. Any thread. */
+    private void lowerPendingEarliest(long deadline) {
+        for (long seen = pendingEarliest; deadline - seen < 0; seen = pendingEarliest) {
+            if (PENDING_EARLIEST.compareAndSet(this, seen, deadline)) {
+                return;
+            }
+        }
+    }
+
+    /** Tick thread: reads pendingEarliest before it drains the inbox. */
+    long pendingEarliestBeforeDrain() {
+        return pendingEarliest;
+    }
+
+    /**
+     * Tick thread, after handing over what is due: publishes its wheel's next deadline, unless a producer
+     * lowered the bound since {@code seen} was read (then the lower value stays, which is conservative).
+     */
+    void publishPendingEarliest(long seen, long nextDeadline) {
+        PENDING_EARLIEST.compareAndSet(this, seen, nextDeadline);
     }
 
     /** After a periodic run: STPE's reExecutePeriodic. {@code viaWorker}: taken off the queue by a worker. */
@@ -386,6 +424,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
                     dispatch(entry, clock.nanoTime());
                 } else {
                     tick.command(new TickThread.Refile(entry)); // it may still be in the inbox or the wheel
+                    lowerPendingEarliest(task.nextDeadline());
                 }
             } else {
                 if (!task.rearm(false)) {
@@ -399,6 +438,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
                 ensurePrestart();
                 return;
             }
+            tryTerminate();
         }
         outer.cancel(false);
     }
@@ -1236,5 +1276,17 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     @Override
     protected void terminated() {
         super.terminated();
+    }
+
+    // VarHandles
+    private static final java.lang.invoke.VarHandle PENDING_EARLIEST;
+
+    static {
+        try {
+            PENDING_EARLIEST = java.lang.invoke.MethodHandles.lookup()
+                    .findVarHandle(WheelScheduledExecutorService.class, "pendingEarliest", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 }
