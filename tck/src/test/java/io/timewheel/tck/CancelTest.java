@@ -240,10 +240,13 @@ class CancelTest extends TckTest {
     void cancelPeriodicBeforeFirstRun_neverRuns(Impl impl) throws Exception {
         ScheduledThreadPoolExecutor e = executor(impl, 1);
         AtomicInteger runs = new AtomicInteger();
-        ScheduledFuture<?> rate = e.scheduleAtFixedRate(counting(runs), 2, 1, MILLISECONDS);
-        ScheduledFuture<?> delay = e.scheduleWithFixedDelay(counting(runs), 2, 1, MILLISECONDS);
+        Gate release = blockWorker(e);
+        ScheduledFuture<?> rate = e.scheduleAtFixedRate(counting(runs), 1, 1, MILLISECONDS);
+        ScheduledFuture<?> delay = e.scheduleWithFixedDelay(counting(runs), 0, 1, MILLISECONDS);
         assertTrue(rate.cancel(false));
         assertTrue(delay.cancel(true));
+        awaitDue(rate);
+        release.open();
         flush(e, 10, MILLISECONDS);
         assertEquals(0, runs.get());
         assertCancelledState(rate);

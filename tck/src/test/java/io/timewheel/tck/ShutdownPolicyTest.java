@@ -216,7 +216,7 @@ class ShutdownPolicyTest extends TckTest {
         AtomicLong start = new AtomicLong();
         long deadline = System.nanoTime() + MILLISECONDS.toNanos(30);
         ScheduledFuture<?> delayed = e.schedule(() -> start.set(System.nanoTime()), 30, MILLISECONDS);
-        ScheduledFuture<?> periodic = e.scheduleAtFixedRate(() -> { }, 1, 1, MILLISECONDS);
+        ScheduledFuture<?> periodic = e.scheduleAtFixedRate(() -> { }, 1, 1, HOURS);
         e.shutdown();
         assertTrue(periodic.isCancelled());
         get(delayed);
