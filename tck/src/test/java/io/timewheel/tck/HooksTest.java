@@ -214,7 +214,7 @@ class HooksTest extends TckTest {
         // (processWorkerExit adds a replacement); the task was already taken from the queue and is lost:
         // its future never completes.
         IllegalStateException boom = new IllegalStateException("before fails");
-        AtomicBoolean failNext = new AtomicBoolean(true);
+        AtomicBoolean failNext = new AtomicBoolean();
         Hooks hooks = new Hooks() {
             @Override
             public void beforeExecute(ScheduledThreadPoolExecutor self, Thread t, Runnable r) {
@@ -225,9 +225,12 @@ class HooksTest extends TckTest {
         };
         CountingThreadFactory factory = new CountingThreadFactory();
         ScheduledThreadPoolExecutor e = subclass(impl, 1, factory, hooks);
+        Gate release = blockWorker(e); // queue both tasks before the worker dies, so no schedule call races it
         AtomicInteger runs = new AtomicInteger();
         Future<?> lost = e.submit(counting(runs));
         Future<Thread> next = e.submit(Thread::currentThread);
+        failNext.set(true);
+        release.open();
         Thread replacement = get(next);
         awaitUntil("uncaught exception reported", () -> factory.uncaught.size() == 1);
         assertSame(boom, factory.uncaught.get(0));
