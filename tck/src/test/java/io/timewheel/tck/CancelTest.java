@@ -316,7 +316,8 @@ class CancelTest extends TckTest {
         ScheduledThreadPoolExecutor e = executor(impl, 1);
         List<ScheduledFuture<?>> futures = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            futures.add(i % 2 == 0 ? e.schedule(() -> { }, 1 + i, HOURS) : e.scheduleAtFixedRate(() -> { }, 1, 1, HOURS));
+            futures.add(i % 2 == 0 ? e.schedule(() -> { }, 1 + i, HOURS)
+                    : e.scheduleAtFixedRate(() -> { }, 1, 1, HOURS));
         }
         assertTrue(futures.get(0).cancel(false));
         assertTrue(futures.get(3).cancel(true));
@@ -328,7 +329,8 @@ class CancelTest extends TckTest {
 
     @BothImpls
     void cancelledTask_doesNotHoldUpTermination(Impl impl) throws Exception {
-        // shutdown() drops cancelled tasks from the queue whatever the policies (STPE.onShutdown: "also remove
+        // shutdown() drops cancelled tasks from the queue whatever the policies (STPE.onShutdown, JDK 25 line 391:
+        // "also remove
         // if already cancelled"), so a cancelled far-future task does not keep the executor alive.
         for (boolean removeOnCancel : new boolean[] {false, true}) {
             ScheduledThreadPoolExecutor e = executor(impl, 1);

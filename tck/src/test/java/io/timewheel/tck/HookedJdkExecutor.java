@@ -13,7 +13,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A subclass of {@code ScheduledThreadPoolExecutor} that forwards every protected hook, and observes the self-used public
+ * A subclass of {@code ScheduledThreadPoolExecutor} that forwards every protected hook, and observes the self-used
+ * public
  * methods, through {@link Hooks}. Kept textually identical to {@link HookedWheelExecutor} apart from the superclass.
  */
 final class HookedJdkExecutor extends ScheduledThreadPoolExecutor {

@@ -210,7 +210,8 @@ class HooksTest extends TckTest {
 
     @BothImpls
     void beforeExecuteThrowing_theTaskNeverRuns_theWorkerIsReplaced(Impl impl) throws Exception {
-        // runWorker: an exception from beforeExecute skips task.run() and kills the worker
+        // runWorker (JDK 25 ThreadPoolExecutor.java:1088): an exception from beforeExecute skips task.run() and kills
+        // the worker
         // (processWorkerExit adds a replacement); the task was already taken from the queue and is lost:
         // its future never completes.
         IllegalStateException boom = new IllegalStateException("before fails");
@@ -311,7 +312,8 @@ class HooksTest extends TckTest {
 
     @BothImpls
     void terminatedThrowing_reachesTheShutdownCaller_yetTheExecutorIsTerminated(Impl impl) throws Exception {
-        // ThreadPoolExecutor.tryTerminate calls terminated() in a try whose finally sets TERMINATED.
+        // ThreadPoolExecutor.tryTerminate (JDK 25 lines 701-703) calls terminated() in a try whose finally sets
+        // TERMINATED.
         IllegalStateException boom = new IllegalStateException("terminated fails");
         ScheduledThreadPoolExecutor e = subclass(impl, 1, new Hooks() {
             @Override
@@ -376,7 +378,8 @@ class HooksTest extends TckTest {
     @SuppressWarnings("unchecked")
     @BothImpls
     void submitRunnableWithResult_goesToTheCallableOverload_withAnAdapterOfTheRunnable(Impl impl) throws Exception {
-        // STPE.submit(Runnable, T) schedules Executors.callable(task, result).
+        // STPE.submit(Runnable, T) schedules Executors.callable(task, result) (JDK 25
+        // ScheduledThreadPoolExecutor.java:710).
         Decorator hooks = new Decorator(false);
         ScheduledThreadPoolExecutor e = subclass(impl, 1, hooks);
         Gate release = blockWorker(e);

@@ -112,7 +112,8 @@ public enum Impl {
 
     public abstract ScheduledThreadPoolExecutor create(int core, RejectedExecutionHandler handler);
 
-    public abstract ScheduledThreadPoolExecutor create(int core, ThreadFactory factory, RejectedExecutionHandler handler);
+    public abstract ScheduledThreadPoolExecutor create(int core, ThreadFactory factory,
+                                                       RejectedExecutionHandler handler);
 
     /** A subclass of this implementation's executor class whose hooks are {@code hooks}. */
     public abstract ScheduledThreadPoolExecutor subclass(int core, Hooks hooks);
@@ -121,8 +122,8 @@ public enum Impl {
 
     public abstract ScheduledThreadPoolExecutor subclass(int core, RejectedExecutionHandler handler, Hooks hooks);
 
-    public abstract ScheduledThreadPoolExecutor subclass(int core, ThreadFactory factory, RejectedExecutionHandler handler,
-                                                         Hooks hooks);
+    public abstract ScheduledThreadPoolExecutor subclass(int core, ThreadFactory factory,
+                                                         RejectedExecutionHandler handler, Hooks hooks);
 
     /** The executor class this constant stands for. */
     public abstract Class<? extends ScheduledThreadPoolExecutor> type();

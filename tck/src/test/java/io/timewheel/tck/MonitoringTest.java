@@ -314,7 +314,8 @@ class MonitoringTest extends TckTest {
     @BothImpls
     void toString_ofAFreshExecutor(Impl impl) {
         ScheduledThreadPoolExecutor e = executor(impl, 2);
-        assertEquals(identity(e) + "[Running, pool size = 0, active threads = 0, queued tasks = 0, completed tasks = 0]",
+        assertEquals(identity(e) + "[Running, pool size = 0, active threads = 0, queued tasks = 0, "
+                + "completed tasks = 0]",
                 e.toString());
     }
 
@@ -331,7 +332,8 @@ class MonitoringTest extends TckTest {
         Gate release = blockWorker(e);
         e.schedule(() -> { }, 1, HOURS);
         e.schedule(() -> { }, 2, HOURS);
-        assertEquals(identity(e) + "[Running, pool size = 2, active threads = 1, queued tasks = 2, completed tasks = 3]",
+        assertEquals(identity(e) + "[Running, pool size = 2, active threads = 1, queued tasks = 2, "
+                + "completed tasks = 3]",
                 e.toString());
         release.open();
     }

@@ -56,7 +56,8 @@ class PeriodicTest extends TckTest {
 
     @BothImpls
     void fixedRate_runsFollowTheExactCadence_evenAfterAnOverrun(Impl impl) throws Exception {
-        // STPE sets the next time only after the run returns (ScheduledFutureTask.run: runAndReset, then
+        // STPE sets the next time only after the run returns (ScheduledFutureTask.run, JDK 25 lines 310-311:
+        // runAndReset, then
         // setNextRunTime: time += period), so during run k getDelay reports run k's own scheduled instant.
         ScheduledThreadPoolExecutor e = executor(impl, 1);
         long period = MILLISECONDS.toNanos(10);
@@ -104,7 +105,8 @@ class PeriodicTest extends TckTest {
         long first = before + MILLISECONDS.toNanos(2);
         for (int k = 0; k < 10; k++) {
             long cadence = first + k * period;
-            assertTrue(starts.get(k) - cadence >= 0, "run " + k + " started " + (cadence - starts.get(k)) + " ns early");
+            assertTrue(starts.get(k) - cadence >= 0,
+                    "run " + k + " started " + (cadence - starts.get(k)) + " ns early");
         }
     }
 

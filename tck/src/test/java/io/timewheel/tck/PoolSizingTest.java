@@ -79,7 +79,8 @@ class PoolSizingTest extends TckTest {
 
     @BothImpls
     void coreZero_keepsItsThreadWhileATaskIsQueued(Impl impl) throws Exception {
-        // ThreadPoolExecutor.getTask never lets the last worker time out while the queue is not empty.
+        // ThreadPoolExecutor.getTask (JDK 25 line 1007) never lets the last worker time out while the queue is not
+        // empty.
         CountingThreadFactory factory = new CountingThreadFactory();
         ScheduledThreadPoolExecutor e = executor(impl, 0, factory);
         e.schedule(() -> { }, 1, HOURS);
@@ -164,7 +165,7 @@ class PoolSizingTest extends TckTest {
 
     @BothImpls
     void setCorePoolSizeUp_startsThreads_onlyAsManyAsTasksAreQueued(Impl impl) {
-        // ThreadPoolExecutor.setCorePoolSize starts min(increase, queue size) workers.
+        // ThreadPoolExecutor.setCorePoolSize starts min(increase, queue size) workers (JDK 25 line 1518).
         ScheduledThreadPoolExecutor e = executor(impl, 1);
         e.schedule(() -> { }, 1, HOURS);
         e.schedule(() -> { }, 2, HOURS);
@@ -302,7 +303,7 @@ class PoolSizingTest extends TckTest {
 
     @BothImpls
     void factoryReturningNull_scheduleSucceeds_taskStaysQueuedWithoutAThread(Impl impl) throws Exception {
-        // addWorker backs out quietly when the factory returns null (ThreadPoolExecutor.addWorkerFailed).
+        // addWorker backs out quietly when the factory returns null (ThreadPoolExecutor.java:904, addWorkerFailed).
         CountingThreadFactory factory = new CountingThreadFactory();
         factory.mode = Mode.RETURN_NULL;
         ScheduledThreadPoolExecutor e = executor(impl, 1, factory);
@@ -344,7 +345,8 @@ class PoolSizingTest extends TckTest {
 
     @BothImpls
     void factoryThrowing_scheduleThrowsThatException_yetTheTaskStaysQueued(Impl impl) throws Exception {
-        // STPE.delayedExecute queues the task before ensurePrestart, and addWorker lets the factory's
+        // STPE.delayedExecute (JDK 25 lines 347-351) queues the task before ensurePrestart, and addWorker lets the
+        // factory's
         // exception through: the caller gets the exception, and the task waits for a thread.
         CountingThreadFactory factory = new CountingThreadFactory();
         factory.mode = Mode.THROW;

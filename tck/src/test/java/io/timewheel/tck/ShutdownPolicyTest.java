@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>The JDK decides at shutdown (STPE.onShutdown) and again when a task is about to run
  * (STPE.canRunInCurrentRunState): a periodic task is kept iff the periodic policy says so; a one-shot is kept
  * iff the delayed policy says so or its delay has already elapsed. Setting a policy to false after shutdown
- * re-runs onShutdown at once (the setters call it).
+ * re-runs onShutdown at once (the setters call it: JDK 25 ScheduledThreadPoolExecutor.java:733 and :764).
  */
 class ShutdownPolicyTest extends TckTest {
 
@@ -182,7 +182,7 @@ class ShutdownPolicyTest extends TckTest {
             assertFalse(f.isDone());
             assertFalse(e.isTerminated());
         } else {
-            // STPE.reExecutePeriodic: after the run, canRunInCurrentRunState is false, so the task is cancelled.
+            // STPE.reExecutePeriodic (JDK 25 line 361): after the run, canRunInCurrentRunState is false: cancelled.
             awaitTerminated(e);
             assertEquals(1, runs.get());
             assertTrue(f.isCancelled());

@@ -29,7 +29,8 @@ class ShutdownTest extends TckTest {
 
     @BothImpls
     void shutdownOfAnUnusedExecutor_terminatesBeforeShutdownReturns(Impl impl) {
-        // No worker exists, so ThreadPoolExecutor.tryTerminate completes termination in the caller.
+        // No worker exists, so ThreadPoolExecutor.tryTerminate (called at the end of shutdown) completes
+        // termination in the caller.
         ScheduledThreadPoolExecutor e = executor(impl, 2);
         e.shutdown();
         assertTrue(e.isShutdown());
@@ -127,7 +128,8 @@ class ShutdownTest extends TckTest {
 
     @BothImpls
     void shutdownNow_returnedTasksNeverRun_andStayNotDone(Impl impl) throws Exception {
-        // drainQueue hands the tasks back untouched: they are neither run nor cancelled, so their futures
+        // drainQueue (ThreadPoolExecutor.java:807) hands the tasks back untouched: neither run nor cancelled, so
+        // their futures
         // never complete unless the caller runs or cancels them.
         ScheduledThreadPoolExecutor e = executor(impl, 1);
         Gate release = blockWorker(e);

@@ -133,17 +133,17 @@ class StressTest extends TckTest {
 
     @BothImpls
     void oneShotsRacingShutdown_everyTaskAccountedFor(Impl impl) throws Exception {
-        run(impl, new Config("one-shots vs shutdown", 0x5EED_0001L, 40, 1_500, false, false));
+        run(impl, new Config("one-shots vs shutdown", 0x5EED_0001L, 60, 1_500, false, false));
     }
 
     @BothImpls
     void oneShotsRacingShutdownNow_everyTaskAccountedFor(Impl impl) throws Exception {
-        run(impl, new Config("one-shots vs shutdownNow", 0x5EED_0002L, 40, 1_500, false, true));
+        run(impl, new Config("one-shots vs shutdownNow", 0x5EED_0002L, 60, 1_500, false, true));
     }
 
     @BothImpls
     void periodicAndOneShotsRacingShutdownOrShutdownNow_everyTaskAccountedFor(Impl impl) throws Exception {
-        run(impl, new Config("periodic + one-shots vs shutdown/shutdownNow", 0x5EED_0003L, 40, 1_500, true, null));
+        run(impl, new Config("periodic + one-shots vs shutdown/shutdownNow", 0x5EED_0003L, 60, 1_500, true, null));
     }
 
     private void run(Impl impl, Config config) throws Exception {
@@ -294,7 +294,8 @@ class StressTest extends TckTest {
                 String what = t.kind + " task [runs=" + t.runs.get() + " " + t.cancels + "future=" + t.future
                         + " keepDelayed=" + keepDelayed + "]";
                 // A scheduling call that overlaps the shutdown call may see the pool running, queue its task,
-                // and then find the pool already terminated: STPE.delayedExecute then takes the task back and
+                // and then find the pool already terminated: STPE.delayedExecute (JDK 25 lines 348-349) takes the
+                // task back and
                 // cancels it (canRunInCurrentRunState is false once the pool is at least STOP, and TERMINATED
                 // is), even under executeExistingDelayedTasksAfterShutdownPolicy=true.
                 boolean racedShutdown = t.scheduleStart - shutdownCall[1] < 0 && t.scheduleEnd - shutdownCall[0] > 0;
