@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -226,7 +227,7 @@ class CancelTest extends TckTest {
     void cancelOneOfSeveral_othersRunInOrder(Impl impl) throws Exception {
         ScheduledThreadPoolExecutor e = executor(impl, 1);
         Gate release = blockWorker(e);
-        List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> order = new CopyOnWriteArrayList<>();
         e.execute(() -> order.add("a"));
         ScheduledFuture<?> b = e.schedule(() -> order.add("b"), 0, SECONDS);
         e.execute(() -> order.add("c"));

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Races that count outcomes. Producer threads schedule tasks with random delays of 0 to 3 ms through every
@@ -175,17 +177,17 @@ class StressTest extends TckTest {
         AtomicLong ops = new AtomicLong();
         CountDownLatch shutdownPoint = new CountDownLatch(1);
         long[] shutdownCall = new long[2]; // nanoTime before and after the shutdown call
-        List<Runnable>[] drained = new List[] {List.of()};
+        AtomicReference<List<Runnable>> drained = new AtomicReference<>(List.of());
         List<List<Task>> perProducer = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
-        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
 
         Thread controller = new Thread(() -> {
             try {
                 shutdownPoint.await();
                 shutdownCall[0] = System.nanoTime();
                 if (shutdownNow) {
-                    drained[0] = e.shutdownNow();
+                    drained.set(e.shutdownNow());
                 } else {
                     e.shutdown();
                 }
@@ -215,7 +217,7 @@ class StressTest extends TckTest {
         assertTrue(failures.isEmpty(), () -> "unexpected failure: " + failures);
         awaitTerminated(e);
 
-        account(perProducer, identitySet(drained[0]), handler, shutdownNow, keepDelayed, shutdownCall, tally);
+        account(perProducer, identitySet(drained.get()), handler, shutdownNow, keepDelayed, shutdownCall, tally);
         tally.ops += ops.get();
     }
 

@@ -1,6 +1,7 @@
 package io.timewheel.tck.jcstress;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -47,19 +48,19 @@ public final class RunJcstress {
         }
 
         @Override
-        public void write(int b) throws java.io.IOException {
+        public void write(int b) throws IOException {
             first.write(b);
             second.write(b);
         }
 
         @Override
-        public void write(byte[] b, int off, int len) throws java.io.IOException {
+        public void write(byte[] b, int off, int len) throws IOException {
             first.write(b, off, len);
             second.write(b, off, len);
         }
 
         @Override
-        public void flush() throws java.io.IOException {
+        public void flush() throws IOException {
             first.flush();
             second.flush();
         }
