@@ -14,6 +14,8 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -135,17 +137,91 @@ class StressTest extends TckTest {
 
     @BothImpls
     void oneShotsRacingShutdown_everyTaskAccountedFor(Impl impl) throws Exception {
-        run(impl, new Config("one-shots vs shutdown", 0x5EED_0001L, 60, 1_500, false, false));
+        run(impl, new Config("one-shots vs shutdown", 0x5EED_0001L, 80, 1_500, false, false));
     }
 
     @BothImpls
     void oneShotsRacingShutdownNow_everyTaskAccountedFor(Impl impl) throws Exception {
-        run(impl, new Config("one-shots vs shutdownNow", 0x5EED_0002L, 60, 1_500, false, true));
+        run(impl, new Config("one-shots vs shutdownNow", 0x5EED_0002L, 80, 1_500, false, true));
     }
 
     @BothImpls
     void periodicAndOneShotsRacingShutdownOrShutdownNow_everyTaskAccountedFor(Impl impl) throws Exception {
-        run(impl, new Config("periodic + one-shots vs shutdown/shutdownNow", 0x5EED_0003L, 60, 1_500, true, null));
+        run(impl, new Config("periodic + one-shots vs shutdown/shutdownNow", 0x5EED_0003L, 80, 1_500, true, null));
+    }
+
+    @BothImpls
+    void scheduleRacingShutdownOnFreshExecutors_taskSettledAndExecutorTerminates(Impl impl) throws Exception {
+        // The jcstress ScheduleVsShutdown race, many times over (up to 3000 rounds or 4 s): a fresh executor per
+        // round, one helper thread scheduling (due now, or in an hour with delayed tasks dropped at shutdown)
+        // while another shuts down. Afterwards the task is rejected, ran once, or is cancelled, and the
+        // executor has terminated.
+        int maxRounds = 3_000;
+        long budget = SECONDS.toNanos(4);
+        SplittableRandom random = new SplittableRandom(0x5EED_0004L);
+        ExecutorService helpers = track(Executors.newFixedThreadPool(2));
+        long rejected = 0;
+        long ran = 0;
+        long cancelled = 0;
+        long began = System.nanoTime();
+        int round = 0;
+        for (; round < maxRounds && System.nanoTime() - began < budget; round++) {
+            boolean delayed = random.nextBoolean();
+            ScheduledThreadPoolExecutor e = impl.create(1);
+            e.setExecuteExistingDelayedTasksAfterShutdownPolicy(!delayed);
+            AtomicInteger runs = new AtomicInteger();
+            // Both helpers start together: the second to arrive releases the first, which spins meanwhile.
+            AtomicInteger arrived = new AtomicInteger();
+            Runnable startTogether = () -> {
+                if (arrived.incrementAndGet() < 2) {
+                    while (arrived.get() < 2) {
+                        Thread.onSpinWait();
+                    }
+                }
+            };
+            Future<Future<?>> scheduled = helpers.submit(() -> {
+                startTogether.run();
+                try {
+                    return e.schedule(counting(runs), delayed ? 3_600_000_000_000L : 0, NANOSECONDS);
+                } catch (RejectedExecutionException x) {
+                    return null;
+                }
+            });
+            int skew = random.nextInt(3_000); // spin a little before shutting down: spreads the interleavings
+            Future<?> shutdown = helpers.submit(() -> {
+                startTogether.run();
+                for (int i = 0; i < skew; i++) {
+                    Thread.onSpinWait();
+                }
+                e.shutdown();
+                return null;
+            });
+            Future<?> f = scheduled.get(WAIT_SECONDS, SECONDS);
+            shutdown.get(WAIT_SECONDS, SECONDS);
+            boolean terminated = e.awaitTermination(WAIT_SECONDS, SECONDS);
+            if (!terminated) {
+                e.shutdownNow();
+            }
+            String what = "round " + round + (delayed ? " (delayed task, dropped at shutdown)" : " (due task)")
+                    + ": accepted=" + (f != null) + " runs=" + runs.get()
+                    + " cancelled=" + (f != null && f.isCancelled());
+            assertTrue(terminated, what + ": executor did not terminate");
+            if (f == null) {
+                rejected++;
+                assertEquals(0, runs.get(), what);
+            } else if (f.isCancelled()) {
+                cancelled++;
+                assertEquals(0, runs.get(), what);
+            } else {
+                ran++;
+                assertFalse(delayed, what + ": a delayed task survived a shutdown that drops delayed tasks");
+                assertEquals(1, runs.get(), what);
+                assertTrue(f.isDone(), what);
+            }
+        }
+        System.out.printf("[stress %s] schedule vs shutdown on fresh executors: rounds=%d rejected=%d ran=%d "
+                + "cancelled=%d in %d ms%n", impl, round, rejected, ran, cancelled,
+                (System.nanoTime() - began) / 1_000_000);
     }
 
     private void run(Impl impl, Config config) throws Exception {
