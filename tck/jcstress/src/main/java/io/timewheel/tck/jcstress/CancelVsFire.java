@@ -1,0 +1,116 @@
+package io.timewheel.tck.jcstress;
+
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
+
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+/**
+ * {@code cancel(false)} racing the executor firing the task (its deadline passes as the actor cancels), with
+ * removeOnCancel=true, so the cancel also unlinks the task from wherever it waits. Results: (cancel returned
+ * true ? 1 : 0, how many times the task ran). A cancel that returned false must mean the task ran, exactly
+ * once; a cancel that returned true means it never ran, or (FutureTask allows it) that it was running.
+ *
+ * <p>Not part of the default build. Run (from the repository root):
+ * <pre>
+ * ./mvnw -B -Pjcstress -pl tck/jcstress -am -DskipTests verify -Djcstress.tests=CancelVsFire
+ * </pre>
+ */
+public final class CancelVsFire {
+    /** Short enough that the deadline often passes while the actor runs, given when jcstress builds states. */
+    static final long DELAY_NANOS = 20_000;
+
+    /** One single-worker executor per implementation per forked VM, shared by all the states. */
+    static final ScheduledThreadPoolExecutor JDK = removeOnCancel(Impls.jdk(1));
+    static final ScheduledThreadPoolExecutor WHEEL = removeOnCancel(Impls.wheel(1));
+
+    private CancelVsFire() {}
+
+    private static ScheduledThreadPoolExecutor removeOnCancel(ScheduledThreadPoolExecutor e) {
+        e.setRemoveOnCancelPolicy(true);
+        return e;
+    }
+
+    /** One race: a task due in 20 us, then a marker with the same delay that runs after it on the one worker. */
+    abstract static class Race {
+        private final AtomicInteger runs = new AtomicInteger();
+        private final ScheduledFuture<?> target;
+        private final ScheduledFuture<?> marker;
+
+        Race(ScheduledThreadPoolExecutor executor) {
+            target = executor.schedule(() -> {
+                runs.incrementAndGet();
+            }, DELAY_NANOS, NANOSECONDS);
+            marker = executor.schedule(() -> { }, DELAY_NANOS, NANOSECONDS);
+        }
+
+        final int cancelTarget() {
+            return target.cancel(false) ? 1 : 0;
+        }
+
+        /** Waits until the worker is past the target (the marker ran), then reads the run count; -1 if stuck. */
+        final int settledRuns() {
+            try {
+                marker.get(10, SECONDS);
+                return runs.get();
+            } catch (Exception e) {
+                return -1;
+            }
+        }
+    }
+
+    @JCStressTest
+    @Description("JDK ScheduledThreadPoolExecutor: cancel(false) racing the task's firing.")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "cancelled before it fired: never ran")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "fired first: ran once, cancel returned false")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE_INTERESTING, desc = "cancel returned true while the task ran")
+    @State
+    public static class Jdk extends Race {
+        public Jdk() {
+            super(JDK);
+        }
+
+        @Actor
+        public void cancel(II_Result r) {
+            r.r1 = cancelTarget();
+        }
+
+        @Arbiter
+        public void settle(II_Result r) {
+            r.r2 = settledRuns();
+        }
+    }
+
+    @JCStressTest
+    @Description("WheelScheduledExecutorService: cancel(false) racing the task's firing.")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "cancelled before it fired: never ran")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "fired first: ran once, cancel returned false")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE_INTERESTING, desc = "cancel returned true while the task ran")
+    @State
+    public static class Wheel extends Race {
+        public Wheel() {
+            super(WHEEL);
+        }
+
+        @Actor
+        public void cancel(II_Result r) {
+            r.r1 = cancelTarget();
+        }
+
+        @Arbiter
+        public void settle(II_Result r) {
+            r.r2 = settledRuns();
+        }
+    }
+}
