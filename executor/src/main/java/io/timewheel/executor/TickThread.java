@@ -109,10 +109,19 @@ final class TickThread implements Runnable {
         signal(task.deadline());
     }
 
-    /** Hands a command to the tick thread; wakes it unless it will look at its inbox soon anyway. */
+    /**
+     * Hands a command to the tick thread. An urgent one (someone waits for the answer) always wakes it; any
+     * other wakes it only from a long park, as a task does.
+     */
     void command(Command command) {
         inbox.offer(command);
-        signal(command.urgent ? clock.nanoTime() : Long.MIN_VALUE);
+        if (command.urgent) {
+            if (parkState != AWAKE) {
+                LockSupport.unpark(thread);
+            }
+        } else {
+            signal(Long.MIN_VALUE);
+        }
     }
 
     /** Wakes the tick thread whatever it is doing (used when an executor terminates). */
@@ -275,6 +284,7 @@ final class TickThread implements Runnable {
     }
 
     private void park(long now, long next, boolean drained) {
+        boolean nothingPending = next - now == Long.MAX_VALUE;
         long delay = next - ReadyQueue.LEAD_NANOS - now;
         if (delay <= 0) {
             return;
@@ -292,7 +302,7 @@ final class TickThread implements Runnable {
             parkState = AWAKE;
             return;
         }
-        if (next - now == Long.MAX_VALUE) {
+        if (nothingPending && mode == PARKED_LONG) {
             LockSupport.park(this);
         } else {
             LockSupport.parkNanos(this, delay);
