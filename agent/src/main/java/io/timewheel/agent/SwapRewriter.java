@@ -95,14 +95,14 @@ final class SwapRewriter {
         if (directSubclass && (plan.rebase() || plan.constructions())) {
             DryRun dry = new DryRun(wheelFinalMethods);
             reader.accept(dry, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-            if (dry.brokenNesting != null) {
-                return new Outcome(null, 0, false, "constructor " + dry.brokenNesting
-                        + " does not nest its new/<init> pairs as compilers do; left as it is");
-            }
             if (rebase && dry.finalOverride != null) {
                 rebase = false;
-                refusal = "not rebased: it overrides " + dry.finalOverride
-                        + ", which is final in the wheel executor";
+                refusal = "not rebased: it overrides " + dry.finalOverride + ", which is final in the wheel executor";
+            }
+            // Only when exactly one of the two rewrites applies must super(..) calls be told apart.
+            if (rebase != plan.constructions() && dry.brokenNesting != null) {
+                return new Outcome(null, 0, false, (refusal == null ? "" : refusal + "; ") + "constructor "
+                        + dry.brokenNesting + " does not nest its new/<init> pairs as compilers do: left as it is");
             }
         }
         if (!rebase && !plan.constructions()) {

@@ -167,7 +167,7 @@ final class SwapTransformer implements ClassFileTransformer {
         synchronized (visibility) {
             if (visibility.put(loader, visible) == null && !visible) {
                 AgentLog.problem("classes of class loader " + loader + " keep the JDK executor: it does not see "
-                        + wheel.getName() + " of the bootstrap class loader");
+                        + "the agent's " + wheel.getName());
             }
         }
         return visible;
