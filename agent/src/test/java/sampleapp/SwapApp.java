@@ -3,6 +3,7 @@ package sampleapp;
 import sampleapp.legacy.LegacyScheduler;
 
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionHandler;
@@ -30,6 +31,8 @@ public class SwapApp {
         castsAndSetters();
         subclasses();
         Observe.print("legacy", LegacyScheduler.create().getClass().getName());
+        Observe.print("jdk.delayer", delayer());
+        Observe.print("tickNanos", System.getProperty("timewheel.tickNanos"));
         Observe.print("done", "true");
     }
 
@@ -113,6 +116,13 @@ public class SwapApp {
         ScheduledThreadPoolExecutor inner = new SwapApp().new Inner();
         Observe.print("subclass.inner.super", inner.getClass().getSuperclass().getName());
         Observe.print("subclass.inner.runs", Observe.runsTask(inner));
+    }
+
+    /** CompletableFuture's own executor, after one use: swapped only with the jdkInternal option. */
+    static String delayer() throws Exception {
+        CompletableFuture.supplyAsync(() -> "x", CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS))
+                .get(10, TimeUnit.SECONDS);
+        return TimeoutApp.delayerClass();
     }
 
     /** An inner (non-static) subclass: javac stores the outer instance before the super(..) call. */
