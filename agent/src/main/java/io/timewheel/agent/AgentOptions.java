@@ -16,6 +16,8 @@ import java.util.Properties;
  * and {@code .}, so {@code jdkInternal}, {@code jdk-internal} and {@code JDK_INTERNAL} are one key.
  * Within the agent arguments the last occurrence of a key wins.
  *
+ * <p>Start-up path: no lambdas or streams here (see the agent pom on start-up cost).
+ *
  * <p>Nothing here fails: an unknown key or a value that does not parse is ignored (the next source
  * down, or the default, applies) and described in {@link #problems()} for the start-up line.
  */
@@ -96,7 +98,11 @@ final class AgentOptions {
     }
 
     static List<String> dotted(List<String> internalPrefixes) {
-        return internalPrefixes.stream().map(p -> p.replace('/', '.')).toList();
+        List<String> dotted = new ArrayList<>(internalPrefixes.size());
+        for (String prefix : internalPrefixes) {
+            dotted.add(prefix.replace('/', '.'));
+        }
+        return dotted;
     }
 
     private static String normalise(String key) {
@@ -150,7 +156,12 @@ final class AgentOptions {
                 problems.add("'" + key + "' (" + origin + ") is not an option");
                 return;
             }
-            candidates.computeIfAbsent(canonical, k -> new Candidate[3])[rank] = new Candidate(origin, value);
+            Candidate[] ranked = candidates.get(canonical);
+            if (ranked == null) {
+                ranked = new Candidate[3];
+                candidates.put(canonical, ranked);
+            }
+            ranked[rank] = new Candidate(origin, value);
         }
 
         boolean bool(String key, boolean fallback) {

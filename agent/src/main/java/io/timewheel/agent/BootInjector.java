@@ -67,7 +67,7 @@ final class BootInjector {
         Class<?> wheel = bootClass(WHEEL_NAME);
         boolean injected = wheel == null;
         if (injected) {
-            BiFunction<String, byte[], Class<?>> definer = bootDefiner(instrumentation);
+            BiFunction<String, byte[], Class<?>> definer = BootDefiner.create(instrumentation);
             Set<String> defined = new HashSet<>();
             for (String name : classes.keySet()) {
                 define(name, classes, defined, definer);
@@ -162,37 +162,6 @@ final class BootInjector {
         String binaryName = name.replace('/', '.');
         if (bootClass(binaryName) == null) {
             definer.apply(binaryName, classFile);
-        }
-    }
-
-    /** A {@link BootDefiner} in a class loader of its own, the only module allowed into jdk.internal.misc. */
-    @SuppressWarnings("unchecked")
-    private static BiFunction<String, byte[], Class<?>> bootDefiner(Instrumentation instrumentation) throws Exception {
-        // By name, not by class literal: the application class loader must not load its own copy.
-        String simpleName = "BootDefiner";
-        String name = BootInjector.class.getPackageName() + "." + simpleName;
-        byte[] classFile;
-        try (InputStream in = BootInjector.class.getResourceAsStream(simpleName + ".class")) {
-            if (in == null) {
-                throw new IllegalStateException("the agent jar has no " + name);
-            }
-            classFile = in.readAllBytes();
-        }
-        IsolatedLoader loader = new IsolatedLoader();
-        Class<?> definer = loader.define(name, classFile);
-        instrumentation.redefineModule(Object.class.getModule(), Set.of(),
-                Map.of("jdk.internal.misc", Set.of(loader.getUnnamedModule())), Map.of(), Set.of(), Map.of());
-        return (BiFunction<String, byte[], Class<?>>) definer.getConstructor().newInstance();
-    }
-
-    /** Parent: the bootstrap loader, so the defined class sees java.base only. */
-    private static final class IsolatedLoader extends ClassLoader {
-        IsolatedLoader() {
-            super("timewheel-agent-boot-definer", null);
-        }
-
-        Class<?> define(String name, byte[] classFile) {
-            return defineClass(name, classFile, 0, classFile.length);
         }
     }
 }

@@ -56,6 +56,7 @@ public final class TimewheelAgent {
     }
 
     private static void run(String arguments, Instrumentation instrumentation, boolean attached) throws Exception {
+        long startNanos = System.nanoTime();
         AgentOptions options = AgentOptions.resolve(arguments, System.getProperties(), System.getenv());
         AgentLog.debugEnabled(options.debug);
         String ignored = options.problems().isEmpty() ? "" : "; ignored " + String.join(", ", options.problems());
@@ -118,6 +119,7 @@ public final class TimewheelAgent {
             line.append("; ").append(note);
         }
         AgentLog.line(line + ignored);
+        AgentLog.debug("start-up took " + (System.nanoTime() - startNanos) / 1_000_000 + " ms");
     }
 
     private static String version() {
