@@ -34,13 +34,16 @@ import java.util.Set;
  * The verifier pairs every {@code <init>} call with the {@code NEW} of the same class. So in a method
  * that cannot hold a {@code super(..)} call to STPE (everything except the constructors of a direct
  * subclass), swapping every {@code NEW STPE} and every {@code STPE.<init>} is correct whatever the
- * control flow: ternaries, try/catch, nested {@code new} in argument lists, lambdas bodies, static
- * initialisers. Only in the constructors of a direct subclass can an {@code STPE.<init>} be either the
- * {@code super(..)} call or the initialisation of a {@code new}, and only when one rewrite is on and the
- * other off must the two be told apart. There we rely on the nesting every Java compiler emits: the
- * {@code NEW ... <init>} pairs nest like brackets in code order and the {@code super(..)} call is the
- * {@code <init>} met with no {@code NEW} open. A dry run over such a class checks that nesting first;
- * if it is not well formed the class is left as it is.
+ * control flow: ternaries, try/catch, nested {@code new} in argument lists, lambda bodies, static
+ * initialisers. In the constructors of a direct subclass an {@code STPE.<init>} is either the
+ * {@code super(..)} call or the initialisation of a {@code new}; with both rewrites on, both are
+ * swapped and the difference does not matter. Only when exactly one is on must they be told apart,
+ * and there we rely on the nesting every Java compiler emits: {@code NEW ... <init>} pairs nest like
+ * brackets in code order, and the {@code super(..)} call is the {@code <init>} met with no {@code NEW}
+ * open. A dry run first checks that nesting as far as a linear scan can (a {@code NEW} closed by the
+ * {@code <init>} of another class, or left open); a class that fails it is left as it is. Hand-written
+ * bytecode that keeps a {@code NEW STPE} open across the {@code super(..)} call would pass that check
+ * and be mis-rewritten; no compiler emits it.
  */
 final class SwapRewriter {
 
