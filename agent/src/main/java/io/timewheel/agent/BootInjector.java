@@ -5,8 +5,12 @@ import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 
+import java.io.File;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.security.CodeSource;
 import java.lang.instrument.Instrumentation;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -15,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.jar.JarInputStream;
 
 /**
@@ -96,10 +101,7 @@ final class BootInjector {
     /** Internal name to class file, for every class of the embedded executor jar. */
     private static Map<String, byte[]> readEmbedded() throws IOException {
         Map<String, byte[]> classes = new LinkedHashMap<>();
-        try (InputStream in = BootInjector.class.getResourceAsStream(EMBEDDED_JAR)) {
-            if (in == null) {
-                throw new IllegalStateException("the agent jar has no " + EMBEDDED_JAR);
-            }
+        try (InputStream in = openEmbedded()) {
             try (JarInputStream jar = new JarInputStream(in)) {
                 for (JarEntry entry; (entry = jar.getNextJarEntry()) != null; ) {
                     String name = entry.getName();
@@ -110,6 +112,42 @@ final class BootInjector {
             }
         }
         return classes;
+    }
+
+    /**
+     * The embedded executor jar. Read from the agent jar directly when the agent was loaded from one
+     * (cheaper at start-up than a class loader resource, which goes through URL handlers and probes the
+     * JDK's modules first), else as a resource.
+     */
+    private static InputStream openEmbedded() throws IOException {
+        String entryName = EMBEDDED_JAR.substring(1);
+        try {
+            CodeSource source = BootInjector.class.getProtectionDomain().getCodeSource();
+            if (source != null && source.getLocation() != null && "file".equals(source.getLocation().getProtocol())) {
+                JarFile agentJar = new JarFile(new File(source.getLocation().toURI()));
+                JarEntry entry = agentJar.getJarEntry(entryName);
+                if (entry != null) {
+                    return new FilterInputStream(agentJar.getInputStream(entry)) {
+                        @Override
+                        public void close() throws IOException {
+                            try {
+                                super.close();
+                            } finally {
+                                agentJar.close();
+                            }
+                        }
+                    };
+                }
+                agentJar.close();
+            }
+        } catch (IOException | URISyntaxException | RuntimeException notAPlainJar) {
+            // fall back to the class loader
+        }
+        InputStream in = BootInjector.class.getResourceAsStream(EMBEDDED_JAR);
+        if (in == null) {
+            throw new IllegalStateException("the agent jar has no " + EMBEDDED_JAR);
+        }
+        return in;
     }
 
     /**

@@ -90,22 +90,26 @@ public final class TimewheelAgent {
 
         List<String> notes = new ArrayList<>();
         StringJoiner swaps = new StringJoiner(", ");
-        if (options.factories && JdkTargets.factories(instrumentation, transformer, notes)) {
-            swaps.add("factories");
-        }
-        if (options.constructors) {
-            swaps.add("constructors");
-        }
-        if (options.subclasses) {
-            swaps.add("subclasses");
-        }
-        if (options.jdkInternal && JdkTargets.delayer(instrumentation, transformer, attached, notes)) {
-            swaps.add("jdkInternal");
-        }
-        if (attached) {
-            int retransformed = LoadedClasses.retransform(instrumentation, transformer);
-            notes.add("attached late: " + retransformed + " loaded class(es) retransformed; executors created"
-                    + " before now stay JDK ones");
+        try {
+            if (options.factories && JdkTargets.factories(instrumentation, transformer, notes)) {
+                swaps.add("factories");
+            }
+            if (options.constructors) {
+                swaps.add("constructors");
+            }
+            if (options.subclasses) {
+                swaps.add("subclasses");
+            }
+            if (options.jdkInternal && JdkTargets.delayer(instrumentation, transformer, attached, notes)) {
+                swaps.add("jdkInternal");
+            }
+            if (attached) {
+                int retransformed = LoadedClasses.retransform(instrumentation, transformer);
+                notes.add("attached late: " + retransformed + " loaded class(es) retransformed; executors created"
+                        + " before now stay JDK ones");
+            }
+        } catch (Throwable failure) { // the transformer is installed: say what is active, and what broke
+            notes.add("start-up did not finish: " + AgentLog.describe(failure));
         }
         StringBuilder line = new StringBuilder("active (").append(version()).append(", Java ")
                 .append(Runtime.version().feature()).append("), swapping ").append(swaps.length() == 0 ? "nothing" : swaps);
