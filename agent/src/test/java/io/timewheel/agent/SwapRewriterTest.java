@@ -307,6 +307,14 @@ class SwapRewriterTest {
     }
 
     @Test
+    void classFileTheAgentCannotRead_isLeftAlone_neverThrown() {
+        byte[] future = TransformingLoader.classFile("fixtures/Constructions").clone();
+        future[6] = 0; // major version 99: newer than the agent's ASM reads
+        future[7] = 99;
+        assertNull(transform(transformer("", Set.of()), getClass().getClassLoader(), "fixtures/Constructions", future));
+    }
+
+    @Test
     void brokenNesting_inAMixedPlan_leavesTheClassAsItIs() throws Exception {
         byte[] odd = oddSubclass();
         SwapRewriter.Outcome mixed = SwapRewriter.rewrite(odd, new SwapRewriter.Plan(true, false, null), Set.of());
