@@ -78,8 +78,8 @@ final class SwapTransformer implements ClassFileTransformer {
             // loaded after the agent (and so rebased then), never one loaded before it.
             boolean rebase = options.subclasses && (redefined == null || redefined.getSuperclass() == wheel);
             if (options.subclasses && redefined != null && redefined.getSuperclass() == ScheduledThreadPoolExecutor.class) {
-                AgentLog.problem(dotted(className) + " extends ScheduledThreadPoolExecutor but was loaded before the"
-                        + " agent: not rebased (a loaded class cannot change its superclass)");
+                AgentLog.problem(dotted(className) + " extends ScheduledThreadPoolExecutor and is already loaded:"
+                        + " not rebased (a loaded class cannot change its superclass)");
             }
             SwapRewriter.Outcome outcome = SwapRewriter.rewrite(classFile,
                     new SwapRewriter.Plan(options.constructors, rebase, null), wheelFinalMethods);

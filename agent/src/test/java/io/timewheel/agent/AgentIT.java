@@ -216,6 +216,6 @@ class AgentIT {
         assertTrue(run.err().stream().anyMatch(line -> line.startsWith(START_LINE) && line.contains("attached late")),
                 run.describe());
         assertTrue(run.err().stream().anyMatch(line -> line.contains("AttachApp$EarlySubclass extends"
-                + " ScheduledThreadPoolExecutor but was loaded before the agent")), run.describe());
+                + " ScheduledThreadPoolExecutor and is already loaded: not rebased")), run.describe());
     }
 }
