@@ -1,0 +1,133 @@
+package io.timewheel.agent;
+
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+
+/**
+ * Entry points of {@code timewheel-agent.jar}: swaps the wheel executor in for the JDK's
+ * {@code ScheduledThreadPoolExecutor} in an unmodified application. See {@code agent/README.md}.
+ *
+ * <h2>Implementation notes</h2>
+ *
+ * Start-up, in order; whatever fails leaves the JDK's behaviour in place for what is not done yet and
+ * says so in the start-up line, and nothing here throws into the JVM:
+ * <ol>
+ *   <li>resolve the options ({@link AgentOptions}); stop if {@code enabled=false};</li>
+ *   <li>define the executor classes in the bootstrap class loader ({@link BootInjector});</li>
+ *   <li>install the {@link SwapTransformer} (retransformation capable, so that agentmain and other
+ *   agents' retransformations get the same rewrite);</li>
+ *   <li>make sure the targeted JDK classes went through it: load them now if they are not loaded
+ *   (they are then rewritten as they load), retransform them if they were loaded before;</li>
+ *   <li>under attach only: retransform the already loaded application classes that name STPE;</li>
+ *   <li>print the one start-up line.</li>
+ * </ol>
+ */
+public final class TimewheelAgent {
+
+    /** Guarded by the class: premain and agentmain both run at most once per JVM. */
+    private static boolean started;
+
+    private TimewheelAgent() {
+    }
+
+    /** {@code -javaagent:timewheel-agent.jar[=options]}: the supported way in. */
+    public static void premain(String arguments, Instrumentation instrumentation) {
+        start(arguments, instrumentation, false);
+    }
+
+    /** Attach to a running JVM: best effort (see the README for what cannot be swapped then). */
+    public static void agentmain(String arguments, Instrumentation instrumentation) {
+        start(arguments, instrumentation, true);
+    }
+
+    private static synchronized void start(String arguments, Instrumentation instrumentation, boolean attached) {
+        try {
+            if (started) {
+                AgentLog.line("already started in this JVM; this second start changes nothing");
+                return;
+            }
+            started = true;
+            run(arguments, instrumentation, attached);
+        } catch (Throwable failure) {
+            AgentLog.line("not active, the JDK's executors stay: " + AgentLog.describe(failure));
+        }
+    }
+
+    private static void run(String arguments, Instrumentation instrumentation, boolean attached) throws Exception {
+        long startNanos = System.nanoTime();
+        AgentOptions options = AgentOptions.resolve(arguments, System.getProperties(), System.getenv());
+        AgentLog.debugEnabled(options.debug);
+        String ignored = options.problems().isEmpty() ? "" : "; ignored " + String.join(", ", options.problems());
+        if (!options.enabled) {
+            AgentLog.line("disabled (enabled=false from " + options.origins().get("enabled")
+                    + "), the JDK's executors stay" + ignored);
+            return;
+        }
+        AgentLog.debug("options " + options + " from " + options.origins());
+        if (options.tickNanos != null) {
+            System.setProperty(AgentOptions.TICK_PROPERTY, Long.toString(options.tickNanos));
+        }
+        if (!options.factories && !options.constructors && !options.subclasses && !options.jdkInternal) {
+            AgentLog.line("nothing to swap (factories, constructors, subclasses and jdkInternal are all off)" + ignored);
+            return;
+        }
+
+        BootInjector.Boot boot;
+        try {
+            boot = BootInjector.inject(instrumentation);
+        } catch (Throwable failure) {
+            AgentLog.line("not active, the JDK's executors stay: could not make the wheel executor visible to the"
+                    + " bootstrap class loader: " + AgentLog.describe(failure) + ignored);
+            return;
+        }
+        AgentLog.debug((boot.injected() ? "defined " : "found ") + boot.wheel().getName()
+                + " in the bootstrap class loader");
+
+        SwapTransformer transformer = new SwapTransformer(options, boot.wheel(), boot.finalMethods());
+        instrumentation.addTransformer(transformer, true);
+
+        List<String> notes = new ArrayList<>();
+        StringJoiner swaps = new StringJoiner(", ");
+        try {
+            if (options.factories && JdkTargets.factories(instrumentation, transformer, notes)) {
+                swaps.add("factories");
+            }
+            if (options.constructors) {
+                swaps.add("constructors");
+            }
+            if (options.subclasses) {
+                swaps.add("subclasses");
+            }
+            if (options.jdkInternal && JdkTargets.delayer(instrumentation, transformer, attached, notes)) {
+                swaps.add("jdkInternal");
+            }
+            if (attached) {
+                int retransformed = LoadedClasses.retransform(instrumentation, transformer);
+                notes.add("attached late: " + retransformed + " loaded class(es) retransformed; executors created"
+                        + " before now stay JDK ones");
+            }
+        } catch (Throwable failure) { // the transformer is installed: say what is active, and what broke
+            notes.add("start-up did not finish: " + AgentLog.describe(failure));
+        }
+        StringBuilder line = new StringBuilder("active (").append(version()).append(", Java ")
+                .append(Runtime.version().feature()).append("), swapping ").append(swaps.length() == 0 ? "nothing" : swaps);
+        if (!options.include.isEmpty()) {
+            line.append("; include ").append(String.join("|", AgentOptions.dotted(options.include)));
+        }
+        if (!options.exclude.isEmpty()) {
+            line.append("; exclude ").append(String.join("|", AgentOptions.dotted(options.exclude)));
+        }
+        for (String note : notes) {
+            line.append("; ").append(note);
+        }
+        AgentLog.line(line + ignored);
+        AgentLog.debug("start-up took " + (System.nanoTime() - startNanos) / 1_000_000 + " ms");
+    }
+
+    private static String version() {
+        String version = TimewheelAgent.class.getPackage().getImplementationVersion();
+        return version == null ? "unknown version" : version;
+    }
+}

@@ -1,0 +1,221 @@
+package io.timewheel.agent;
+
+import io.timewheel.agent.ForkedJvm.Jdk;
+import io.timewheel.agent.ForkedJvm.Run;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The packaged agent jar on unmodified sample applications ({@code sampleapp.*}), each in a fresh JVM,
+ * on the JDK running the build and on a JDK 25 when one is installed. All but the start-up check run
+ * with {@code -XX:+BytecodeVerificationLocal}, so the rewritten JDK classes and the executor classes
+ * defined in the bootstrap loader are verified too. The start-up check runs without it, because that
+ * flag turns class data sharing off, and the class-sharing warnings are among what it looks for.
+ */
+class AgentIT {
+
+    private static final String WHEEL = "io.timewheel.executor.WheelScheduledExecutorService";
+    private static final String STPE = "java.util.concurrent.ScheduledThreadPoolExecutor";
+    private static final String WRAPPED_WHEEL = "java.util.concurrent.Executors$DelegatedScheduledExecutorService>" + WHEEL;
+    private static final String START_LINE = AgentLog.PREFIX + "active (";
+
+    private static final List<String> FACTORIES = List.of("factory.newScheduledThreadPool(int)",
+            "factory.newScheduledThreadPool(int,ThreadFactory)");
+    private static final List<String> SINGLE_FACTORIES = List.of("factory.newSingleThreadScheduledExecutor()",
+            "factory.newSingleThreadScheduledExecutor(ThreadFactory)");
+    private static final List<String> CONSTRUCTIONS = List.of("new(int)", "new(int,ThreadFactory)",
+            "new(int,RejectedExecutionHandler)", "new(int,ThreadFactory,RejectedExecutionHandler)", "new.nested",
+            "new.ternary", "new.lambda", "new.methodReference", "new.staticField", "new.tryCatch");
+    private static final String ALL_HOOKS = "afterExecute,beforeExecute,decorateTask(Callable),decorateTask(Runnable),terminated";
+
+    static Stream<Jdk> jdks() {
+        return ForkedJvm.jdks().stream();
+    }
+
+    @SafeVarargs
+    private static List<String> options(List<String>... groups) {
+        List<String> all = new ArrayList<>();
+        for (List<String> group : groups) {
+            all.addAll(group);
+        }
+        return all;
+    }
+
+    private static Map<String, String> assertRanToTheEnd(Run run) {
+        assertEquals(0, run.exitCode(), run.describe());
+        Map<String, String> values = run.values();
+        values.forEach((key, value) -> {
+            if (key.endsWith(".runs")) {
+                assertEquals("ran", value, key + "\n" + run.describe());
+            }
+        });
+        return values;
+    }
+
+    private static void assertValue(Run run, String expected, String... keys) {
+        Map<String, String> values = run.values();
+        for (String key : keys) {
+            assertEquals(expected, values.get(key), key + "\n" + run.describe());
+        }
+    }
+
+    private static String onlyStderrLine(Run run) {
+        assertEquals(1, run.err().size(), "exactly one line on stderr\n" + run.describe());
+        return run.err().get(0);
+    }
+
+    private static void assertContains(String text, String fragment, Run run) {
+        assertTrue(text.contains(fragment), "'" + fragment + "' in '" + text + "'\n" + run.describe());
+    }
+
+    @Test
+    void jdk25_isCoveredWhenInstalled() {
+        assumeTrue(ForkedJvm.jdk25().isPresent(),
+                "no JDK 25 under /usr/lib/jvm or JAVA25_HOME: the Java 25 runs of these tests are skipped");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void defaults_swapFactoriesConstructionsAndSubclasses(Jdk jdk) throws Exception {
+        Run run = ForkedJvm.run(jdk, options(ForkedJvm.verifyAll(), ForkedJvm.openConcurrent(),
+                List.of(ForkedJvm.agent(""))), Map.of(), "sampleapp.SwapApp");
+        Map<String, String> values = assertRanToTheEnd(run);
+        assertValue(run, "true", "done");
+        assertValue(run, WHEEL, FACTORIES.toArray(String[]::new));
+        assertValue(run, WRAPPED_WHEEL, SINGLE_FACTORIES.toArray(String[]::new));
+        assertValue(run, WHEEL, CONSTRUCTIONS.toArray(String[]::new));
+        // Casts to STPE and STPE-only methods work on the swapped executor.
+        assertValue(run, WHEEL, "cast.class");
+        assertValue(run, "true", "cast.instanceofStpe", "cast.terminated");
+        assertValue(run, "true,false,true", "cast.policies");
+        assertValue(run, "0", "cast.queueAfterCancel");
+        // Subclasses are rebased and their hooks are called.
+        assertValue(run, WHEEL, "subclass.named.super", "subclass.anonymous.super", "subclass.inner.super");
+        assertValue(run, ALL_HOOKS, "subclass.named.hooks");
+        assertValue(run, "beforeExecute", "subclass.anonymous.hooks");
+        assertValue(run, WHEEL, "legacy");
+        // jdkInternal is off by default.
+        assertValue(run, jdk.feature() < 25 ? STPE : "none", "jdk.delayer");
+        assertValue(run, "null", "tickNanos");
+        assertEquals(String.valueOf(jdk.feature()), values.get("java"));
+        String line = onlyStderrLine(run);
+        assertTrue(line.startsWith(START_LINE), run.describe());
+        assertContains(line, "swapping factories, constructors, subclasses", run);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void startUp_printsOneLine_andNoJvmOrByteBuddyWarning(Jdk jdk) throws Exception {
+        Run bare = ForkedJvm.run(jdk, List.of("-Xshare:auto"), Map.of(), "sampleapp.HelloApp");
+        assertEquals(List.of(), bare.err(), "the JVM alone prints nothing on stderr\n" + bare.describe());
+
+        Run run = ForkedJvm.run(jdk, List.of("-Xshare:auto", ForkedJvm.agent("")), Map.of(), "sampleapp.HelloApp");
+        assertEquals(0, run.exitCode(), run.describe());
+        // Unified-logging warnings (class sharing included) go to stdout, the others to stderr.
+        assertEquals(List.of("hello"), run.out(), run.describe());
+        assertTrue(onlyStderrLine(run).startsWith(START_LINE + "0.1.0-SNAPSHOT, Java " + jdk.feature() + ")"),
+                run.describe());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void killSwitch_leavesEveryJdkExecutor(Jdk jdk) throws Exception {
+        Run run = ForkedJvm.run(jdk, options(ForkedJvm.verifyAll(), ForkedJvm.openConcurrent(),
+                List.of(ForkedJvm.agent("enabled=false"))), Map.of(), "sampleapp.SwapApp");
+        assertRanToTheEnd(run);
+        assertValue(run, STPE, FACTORIES.toArray(String[]::new));
+        assertValue(run, "java.util.concurrent.Executors$DelegatedScheduledExecutorService>" + STPE,
+                SINGLE_FACTORIES.toArray(String[]::new));
+        assertValue(run, STPE, CONSTRUCTIONS.toArray(String[]::new));
+        assertValue(run, STPE, "subclass.named.super", "subclass.anonymous.super", "subclass.inner.super", "legacy");
+        assertValue(run, ALL_HOOKS, "subclass.named.hooks");
+        assertContains(onlyStderrLine(run), "disabled (enabled=false from agent argument)", run);
+    }
+
+    /**
+     * Agent arguments over system properties over environment, per key; exclude prefixes; debug; tick
+     * size passed on to the executor.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void precedence_exclude_debug_andTickSize(Jdk jdk) throws Exception {
+        Run run = ForkedJvm.run(jdk, options(ForkedJvm.verifyAll(), ForkedJvm.openConcurrent(), List.of(
+                        "-Dtimewheel.agent.exclude=sampleapp.legacy.", // over the environment's "sampleapp"
+                        "-Dtimewheel.agent.factories=true", // under the agent argument
+                        ForkedJvm.agent("factories=false,tickNanos=1048576"))),
+                Map.of("TIMEWHEEL_AGENT_EXCLUDE", "sampleapp", "TIMEWHEEL_AGENT_DEBUG", "true"), "sampleapp.SwapApp");
+        assertRanToTheEnd(run);
+        assertValue(run, STPE, FACTORIES.toArray(String[]::new));
+        assertValue(run, WHEEL, CONSTRUCTIONS.toArray(String[]::new));
+        assertValue(run, WHEEL, "subclass.named.super");
+        assertValue(run, STPE, "legacy");
+        assertValue(run, "1048576", "tickNanos");
+        assertTrue(run.err().contains(AgentLog.PREFIX + "sampleapp.HookedScheduler: rebased onto " + WHEEL), run.describe());
+        assertTrue(run.err().stream().anyMatch(line -> line.startsWith(START_LINE)
+                && line.contains("swapping constructors, subclasses; exclude sampleapp.legacy.")), run.describe());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void malformedOptions_appStillRuns_withOneLineSayingWhat(Jdk jdk) throws Exception {
+        Run run = ForkedJvm.run(jdk, options(ForkedJvm.verifyAll(), ForkedJvm.openConcurrent(),
+                        List.of(ForkedJvm.agent("bogus,enabled=maybe,,tickNanos=-5,include"))), Map.of(),
+                "sampleapp.SwapApp");
+        assertRanToTheEnd(run);
+        assertValue(run, WHEEL, CONSTRUCTIONS.toArray(String[]::new));
+        assertValue(run, WHEEL, "subclass.named.super");
+        String line = onlyStderrLine(run);
+        assertTrue(line.startsWith(START_LINE), run.describe());
+        assertContains(line, "ignored 'bogus' (agent argument) is not an option", run);
+        assertContains(line, "enabled=maybe (agent argument) is not true/false", run);
+        assertContains(line, "tickNanos=-5", run);
+        assertContains(line, "include (agent argument) needs a value", run);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void jdkInternal_putsCompletableFutureTimeoutsOnTheWheel_upToJdk24(Jdk jdk) throws Exception {
+        Run run = ForkedJvm.run(jdk, options(ForkedJvm.verifyAll(), ForkedJvm.openConcurrent(),
+                List.of(ForkedJvm.agent("jdkInternal=true"))), Map.of(), "sampleapp.TimeoutApp");
+        assertRanToTheEnd(run);
+        assertValue(run, "java.util.concurrent.TimeoutException", "orTimeout");
+        assertValue(run, "fallback", "completeOnTimeout");
+        assertValue(run, "delayed", "delayedExecutor");
+        String line = onlyStderrLine(run);
+        if (jdk.feature() < 25) {
+            assertValue(run, WHEEL, "delayer");
+            assertContains(line, "swapping factories, constructors, subclasses, jdkInternal", run);
+        } else {
+            assertValue(run, "none", "delayer");
+            assertContains(line, "jdkInternal does nothing on Java " + jdk.feature(), run);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void attach_swapsWhatIsBuiltAfterwards_bestEffort(Jdk jdk) throws Exception {
+        List<String> jvmOptions = options(ForkedJvm.verifyAll(), List.of("-Djdk.attach.allowAttachSelf=true"));
+        if (jdk.feature() >= 21) {
+            jvmOptions.add("-XX:+EnableDynamicAgentLoading"); // else JDK 21+ warns about the dynamic load
+        }
+        Run run = ForkedJvm.run(jdk, jvmOptions, Map.of(), "sampleapp.AttachApp",
+                ForkedJvm.AGENT_JAR.toAbsolutePath().toString(), "");
+        assertRanToTheEnd(run);
+        assertValue(run, STPE, "before.earlyUser", "after.earlyExecutor", "after.earlySubclass.super");
+        assertValue(run, WHEEL, "after.earlyUser", "after.factory", "after.lateUser", "after.lateSubclass.super");
+        assertTrue(run.err().stream().anyMatch(line -> line.startsWith(START_LINE) && line.contains("attached late")),
+                run.describe());
+        assertTrue(run.err().stream().anyMatch(line -> line.contains("AttachApp$EarlySubclass extends"
+                + " ScheduledThreadPoolExecutor and is already loaded: not rebased")), run.describe());
+    }
+}
