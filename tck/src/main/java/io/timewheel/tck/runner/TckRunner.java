@@ -188,17 +188,28 @@ public final class TckRunner {
     private static void report(String kind, String test, Throwable t) {
         StringBuilder line = new StringBuilder(PREFIX).append(kind).append(' ').append(test).append(": ").append(t);
         StackTraceElement[] trace = t.getStackTrace();
-        for (int i = 0; i < Math.min(TRACE_LINES, trace.length); i++) {
-            if (trace[i].getClassName().startsWith("junit.framework.") && i > 0) {
+        // The test's own frames: past JUnit's assertion methods, up to the reflective call that ran the test.
+        int shown = 0;
+        for (StackTraceElement frame : trace) {
+            boolean framework = isFramework(frame.getClassName());
+            if (framework && shown > 0 || shown == TRACE_LINES) {
                 break;
             }
-            line.append("\n    at ").append(trace[i]);
+            if (!framework) {
+                line.append("\n    at ").append(frame);
+                shown++;
+            }
         }
         Throwable cause = t.getCause();
         for (int depth = 0; cause != null && depth < 5; depth++, cause = cause.getCause()) {
             line.append("\n    caused by ").append(cause);
         }
         System.out.println(line);
+    }
+
+    private static boolean isFramework(String className) {
+        return className.startsWith("junit.framework.") || className.startsWith("jdk.internal.reflect.")
+                || className.startsWith("java.lang.reflect.");
     }
 
     /** One class's counts. */

@@ -89,6 +89,9 @@ final class TckFork {
                 RUNNER_CLASSES.toString()));
         command.add(TckRunner.class.getName());
         command.addAll(classes);
+        if (echo) {
+            System.out.println(String.join(" ", command));
+        }
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         // Hermetic: nothing from the build's environment may configure the agent or the JVM.
         builder.environment().keySet().removeIf(name -> name.startsWith("TIMEWHEEL_AGENT_")
