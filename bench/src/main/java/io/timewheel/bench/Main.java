@@ -3,6 +3,7 @@ package io.timewheel.bench;
 import io.timewheel.bench.harness.AgentHarness;
 import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
+import io.timewheel.bench.harness.LoadedLatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
 import io.timewheel.bench.harness.ThreadsHarness;
 import io.timewheel.bench.peer.Peer;
@@ -27,6 +28,7 @@ public final class Main {
             "                        --matrix runs schedule+cancel at every pending count x thread count",
             "  jmh [JMH options]     JMH itself, e.g. jmh ScheduleCancelBenchmark -p peer=timewheel -t 2 (jmh -h for help)",
             "  lateness [--timers 100000] [--max-delay-ms 500] [--peers a,b]",
+            "  lateness-under-load [--producers 1] [--millis 3000] [--peers a,b]",
             "  memory   [--timers 1000000] [--peers a,b]",
             "  idle     [--seconds 10] [--timers 1000000] [--peers a,b] [--parallel]",
             "  threads  [--peers a,b]",
@@ -56,6 +58,9 @@ public final class Main {
                 break;
             case "lateness":
                 LatenessHarness.main(rest);
+                break;
+            case "lateness-under-load":
+                LoadedLatenessHarness.main(rest);
                 break;
             case "memory":
                 MemoryHarness.main(rest);

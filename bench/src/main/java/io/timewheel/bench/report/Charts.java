@@ -176,8 +176,11 @@ public final class Charts {
         if (v == 0) {
             return "0";
         }
-        if (Math.abs(v) >= 1000 || Math.abs(v) < 0.01) {
+        if (Math.abs(v) >= 1e6 || Math.abs(v) < 0.01) {
             return String.format("%.0e", v);
+        }
+        if (Math.abs(v) >= 1000) {
+            return String.format("%,.0f", v);
         }
         if (v == Math.rint(v)) {
             return String.format("%.0f", v);

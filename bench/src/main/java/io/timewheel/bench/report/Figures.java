@@ -3,6 +3,7 @@ package io.timewheel.bench.report;
 import io.timewheel.bench.harness.AgentHarness;
 import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
+import io.timewheel.bench.harness.LoadedLatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
 import io.timewheel.bench.peer.Peer;
 
@@ -17,11 +18,14 @@ public final class Figures {
     public static final String SCHEDULE_CANCEL = "ScheduleCancelBenchmark.scheduleCancel";
     public static final String SCHEDULE_ONLY = "ScheduleOnlyBenchmark.schedule";
     public static final String EXPIRY = "ExpiryBenchmark.scheduleAndExpireAll";
-    public static final int HEADLINE_PENDING = 1_000_000;
+
+    /** The pending-timer counts of the schedule+cancel runs; the last is the headline one. */
+    public int[] pendings = {0, 10_000, 1_000_000};
 
     public final List<Peer> peers;
     public final List<JmhRuns.Row> jmh = new ArrayList<>();
     public Map<Peer, LatenessHarness.Result> lateness = new LinkedHashMap<>();
+    public Map<Peer, LoadedLatenessHarness.Result> loadedLateness = new LinkedHashMap<>();
     public Map<Peer, MemoryHarness.Result> memory = new LinkedHashMap<>();
     public Map<String, IdleHarness.Result> idle = new LinkedHashMap<>();
     public int idleTimers = 1_000_000;
@@ -31,6 +35,10 @@ public final class Figures {
 
     public Figures(List<Peer> peers) {
         this.peers = peers;
+    }
+
+    public int largePending() {
+        return pendings[pendings.length - 1];
     }
 
     /** Schedule+cancel throughput (ops/us), or NaN. */

@@ -4,6 +4,7 @@ import io.timewheel.bench.harness.AgentHarness;
 import io.timewheel.bench.harness.Args;
 import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
+import io.timewheel.bench.harness.LoadedLatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
 import io.timewheel.bench.harness.ThreadsHarness;
 import io.timewheel.bench.peer.Peer;
@@ -19,13 +20,59 @@ import java.util.Map;
 
 /**
  * The full run: every benchmark and harness, written to a results folder as {@code report.md} with PNG
- * charts, JMH's logs and JSON, and the lateness histograms (raw/). About 8 minutes on 2 cores.
+ * charts, JMH's logs and JSON, and the lateness histograms (raw/). About 10 minutes on 2 cores.
+ * {@code --tiny} runs the same pipeline at toy sizes in about a minute (to check it, not to quote).
  *
- * <p>Run: {@code java -jar bench/target/timewheel-bench.jar full [--out bench/results/jdk17] [--matrix] [--peers all]}
+ * <p>Run: {@code java -jar bench/target/timewheel-bench.jar full [--out bench/results/jdk17] [--matrix] [--peers all] [--tiny]}
  */
 public final class FullRun {
 
-    private static final String[] PENDING = {"0", "10000", "1000000"};
+    /** The sizes of one run. */
+    static final class Sizes {
+        int[] pendings = {0, 10_000, 1_000_000};
+        int warmupMillis = 1000, measureIterations = 3, measureMillis = 1000;
+        int singleShotWarmups = 3, singleShotIterations = 5;
+        int expiryTimers = 1_000_000, expiryWindowMs = 1000, expiryWarmups = 1, expiryIterations = 3;
+        int latenessTimers = 100_000, latenessRounds = 3;
+        int loadedMillis = 3_000;
+        int memoryTimers = 1_000_000;
+        int idleTimers = 1_000_000, idleMillis = 10_000;
+        int agentRuns = 10;
+
+        static Sizes tiny() {
+            Sizes s = new Sizes();
+            s.pendings = new int[] {0, 1_000, 10_000};
+            s.warmupMillis = 200;
+            s.measureIterations = 1;
+            s.measureMillis = 200;
+            s.singleShotWarmups = 1;
+            s.singleShotIterations = 2;
+            s.expiryTimers = 10_000;
+            s.expiryWindowMs = 100;
+            s.expiryWarmups = 1;
+            s.expiryIterations = 1;
+            s.latenessTimers = 2_000;
+            s.latenessRounds = 1;
+            s.loadedMillis = 300;
+            s.memoryTimers = 10_000;
+            s.idleTimers = 10_000;
+            s.idleMillis = 1_000;
+            s.agentRuns = 1;
+            return s;
+        }
+
+        String[] pendingStrings() {
+            String[] p = new String[pendings.length];
+            for (int i = 0; i < p.length; i++) {
+                p[i] = Integer.toString(pendings[i]);
+            }
+            return p;
+        }
+
+        String large() {
+            return Integer.toString(pendings[pendings.length - 1]);
+        }
+    }
 
     private FullRun() {
     }
@@ -33,59 +80,71 @@ public final class FullRun {
     public static void main(String[] argv) throws Exception {
         Args args = new Args(argv);
         List<Peer> peers = Peer.parse(args.get("peers", "all"));
-        Path out = Path.of(args.get("out", "bench/results/jdk" + Machine.javaFeature()));
-        run(peers, out, args.flag("matrix"), argv, System.out);
+        boolean tiny = args.flag("tiny");
+        Path out = Path.of(args.get("out", tiny ? System.getProperty("java.io.tmpdir") + "/timewheel-full-tiny"
+                : "bench/results/jdk" + Machine.javaFeature()));
+        run(peers, out, args.flag("matrix"), tiny ? Sizes.tiny() : new Sizes(), argv, System.out);
     }
 
-    public static void run(List<Peer> peers, Path dir, boolean matrix, String[] argv, PrintStream out) throws Exception {
+    static void run(List<Peer> peers, Path dir, boolean matrix, Sizes z, String[] argv, PrintStream out) throws Exception {
         long t0 = System.nanoTime();
         Path raw = dir.resolve("raw");
         Files.createDirectories(raw);
         String loadBefore = Machine.loadAverage();
         out.printf("timewheel full run -> %s (%s, load %s)%n", dir, Machine.jdk(), loadBefore);
         Figures f = new Figures(peers);
+        f.pendings = z.pendings;
         String[] ids = QuickRun.ids(peers);
+        String[] pendings = z.pendingStrings();
 
-        step(out, "schedule+cancel, 1 thread, pending 0 / 10k / 1M");
-        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL).param("peer", ids).param("pending", PENDING)
-                .warmup(1, 1000).measure(3, 1000).output(raw.resolve("schedule-cancel-t1.log"), raw.resolve("schedule-cancel-t1.json"))));
+        step(out, "schedule+cancel, 1 thread, pending " + String.join(" / ", pendings));
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL).param("peer", ids).param("pending", pendings)
+                .warmup(1, z.warmupMillis).measure(z.measureIterations, z.measureMillis)
+                .output(raw.resolve("schedule-cancel-t1.log"), raw.resolve("schedule-cancel-t1.json"))));
         for (int threads : new int[] {2, 4}) {
-            step(out, "schedule+cancel, " + threads + " threads, pending " + (matrix ? "0 / 10k / 1M" : "1M"));
-            f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL).param("peer", ids)
-                    .param("pending", matrix ? PENDING : new String[] {"1000000"}).threads(threads)
-                    .warmup(1, 1000).measure(3, 1000)
+            String[] p = matrix ? pendings : new String[] {z.large()};
+            step(out, "schedule+cancel, " + threads + " threads, pending " + String.join(" / ", p));
+            f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL).param("peer", ids).param("pending", p).threads(threads)
+                    .warmup(1, z.warmupMillis).measure(z.measureIterations, z.measureMillis)
                     .output(raw.resolve("schedule-cancel-t" + threads + ".log"), raw.resolve("schedule-cancel-t" + threads + ".json"))));
         }
-        step(out, "schedule only (insert rate), 1M pending");
-        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_ONLY).param("peer", ids).param("pending", "1000000")
-                .warmup(1, 1000).measure(3, 1000).output(raw.resolve("schedule-only.log"), raw.resolve("schedule-only.json"))));
-        step(out, "expiry: 1M timers due within 1 s");
+        step(out, "schedule only (insert rate), " + z.large() + " pending");
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_ONLY).param("peer", ids).param("pending", z.large())
+                .warmup(1, z.warmupMillis).measure(z.measureIterations, z.measureMillis)
+                .output(raw.resolve("schedule-only.log"), raw.resolve("schedule-only.json"))));
+        step(out, "expiry: " + z.expiryTimers + " timers due within " + z.expiryWindowMs + " ms");
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.EXPIRY).param("peer", ids)
-                .warmup(1, 0).measure(3, 0).output(raw.resolve("expiry.log"), raw.resolve("expiry.json"))));
+                .param("timers", Integer.toString(z.expiryTimers)).param("windowMs", Integer.toString(z.expiryWindowMs))
+                .warmup(z.expiryWarmups, 0).measure(z.expiryIterations, 0).output(raw.resolve("expiry.log"), raw.resolve("expiry.json"))));
         step(out, "TimerWheel vs Agrona DeadlineTimerWheel");
-        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.addCancel").param("pending", PENDING)
-                .warmup(2, 1000).measure(3, 1000).output(raw.resolve("wheel-add-cancel.log"), raw.resolve("wheel-add-cancel.json"))));
-        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.add").param("pending", PENDING)
-                .warmup(5, 0).measure(10, 0).output(raw.resolve("wheel-add.log"), raw.resolve("wheel-add.json"))));
-        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.advance").param("pending", PENDING)
-                .warmup(5, 0).measure(10, 0).output(raw.resolve("wheel-advance.log"), raw.resolve("wheel-advance.json"))));
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.addCancel").param("pending", pendings)
+                .warmup(2, z.warmupMillis).measure(z.measureIterations, z.measureMillis)
+                .output(raw.resolve("wheel-add-cancel.log"), raw.resolve("wheel-add-cancel.json"))));
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.add").param("pending", pendings)
+                .warmup(z.singleShotWarmups, 0).measure(z.singleShotIterations, 0)
+                .output(raw.resolve("wheel-add.log"), raw.resolve("wheel-add.json"))));
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.advance").param("pending", pendings)
+                .warmup(z.singleShotWarmups, 0).measure(z.singleShotIterations, 0)
+                .output(raw.resolve("wheel-advance.log"), raw.resolve("wheel-advance.json"))));
 
         step(out, "lateness");
-        f.lateness = LatenessHarness.run(peers, 100_000, 500, out);
+        f.lateness = LatenessHarness.run(peers, z.latenessTimers, 500, z.latenessRounds, out);
         for (Map.Entry<Peer, LatenessHarness.Result> e : f.lateness.entrySet()) {
             try (PrintStream hgrm = new PrintStream(Files.newOutputStream(raw.resolve("lateness-" + e.getKey().id() + ".hgrm")))) {
                 e.getValue().lateness.outputPercentileDistribution(hgrm, 1e6); // in milliseconds
             }
         }
+        step(out, "lateness under load");
+        f.loadedLateness = LoadedLatenessHarness.run(peers, 1, z.loadedMillis, out);
         step(out, "memory");
-        f.memory = MemoryHarness.run(peers, 1_000_000, out);
+        f.memory = MemoryHarness.run(peers, z.memoryTimers, out);
         step(out, "idle");
-        f.idleTimers = 1_000_000;
-        f.idle = IdleHarness.run(peers, List.of(0, f.idleTimers), 10_000, true, out);
+        f.idleTimers = z.idleTimers;
+        f.idle = IdleHarness.run(peers, List.of(0, f.idleTimers), z.idleMillis, true, out);
         step(out, "threads");
         f.threads = ThreadsHarness.run(peers, out);
         step(out, "agent start-up");
-        f.agent = AgentHarness.run(null, 10, out);
+        f.agent = AgentHarness.run(null, z.agentRuns, out);
 
         String loadAfter = Machine.loadAverage();
         double minutes = (System.nanoTime() - t0) / 60e9;
@@ -105,24 +164,30 @@ public final class FullRun {
     }
 
     static void charts(Figures f, Path dir) throws IOException {
+        List<String> pendingLabels = new ArrayList<>();
+        for (int p : f.pendings) {
+            pendingLabels.add(Headline.count(p));
+        }
         Map<String, double[]> throughput = new LinkedHashMap<>();
         for (Peer p : f.peers) {
-            double[] v = new double[PENDING.length];
-            for (int i = 0; i < PENDING.length; i++) {
-                v[i] = f.scheduleCancel(p, Integer.parseInt(PENDING[i]), 1);
+            double[] v = new double[f.pendings.length];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = f.scheduleCancel(p, f.pendings[i], 1);
             }
             throughput.put(p.id(), v);
         }
         Charts.line(dir.resolve("schedule-cancel-vs-pending.png"), "Schedule + cancel throughput vs pending timers (1 thread)",
-                "far timers pending", "million schedule+cancel per second (log)", List.of("0", "10k", "1M"), throughput, true);
+                "far timers pending", "million schedule+cancel per second (log)", pendingLabels, throughput, true);
 
+        int large = f.largePending();
         Map<String, double[]> scaling = new LinkedHashMap<>();
         for (Peer p : f.peers) {
-            scaling.put(p.id(), new double[] {f.scheduleCancel(p, 1_000_000, 1), f.scheduleCancel(p, 1_000_000, 2),
-                f.scheduleCancel(p, 1_000_000, 4)});
+            scaling.put(p.id(), new double[] {f.scheduleCancel(p, large, 1), f.scheduleCancel(p, large, 2), f.scheduleCancel(p, large, 4)});
         }
-        Charts.line(dir.resolve("schedule-cancel-vs-threads.png"), "Schedule + cancel throughput vs producer threads (1M pending)",
-                "producer threads (2 CPUs)", "million schedule+cancel per second (log)", List.of("1", "2", "4"), scaling, true);
+        Charts.line(dir.resolve("schedule-cancel-vs-threads.png"),
+                "Schedule + cancel throughput vs producer threads (" + Headline.count(large) + " pending)",
+                "producer threads (on " + Runtime.getRuntime().availableProcessors() + " CPUs)", "million schedule+cancel per second (log)",
+                List.of("1", "2", "4"), scaling, true);
 
         List<String> labels = new ArrayList<>(List.of("p50", "p90", "p99", "p99.9", "p99.99", "max"));
         double[] ps = {50, 90, 99, 99.9, 99.99};
@@ -135,7 +200,7 @@ public final class FullRun {
             v[ps.length] = e.getValue().maxMillis();
             lateness.put(e.getKey().id(), v);
         }
-        Charts.line(dir.resolve("lateness.png"), "Lateness: start time minus deadline, 100k timers, delays 1..500 ms",
+        Charts.line(dir.resolve("lateness.png"), "Lateness: start time minus deadline (delays 1..500 ms)",
                 "percentile", "milliseconds late (log)", labels, lateness, true);
     }
 }

@@ -44,9 +44,9 @@ public final class QuickRun {
         }
         Figures f = new Figures(peers);
 
-        out.printf("%n[1/5] schedule+cancel, %d pending, 1 thread (JMH, short)...%n", Figures.HEADLINE_PENDING);
+        out.printf("%n[1/5] schedule+cancel, %d pending, 1 thread (JMH, short)...%n", f.largePending());
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL)
-                .param("peer", ids(peers)).param("pending", Integer.toString(Figures.HEADLINE_PENDING))
+                .param("peer", ids(peers)).param("pending", Integer.toString(f.largePending()))
                 .warmup(1, 1000).measure(2, 1000)));
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL)
                 .param("peer", Peer.TIMEWHEEL.id()).param("pending", "0")
@@ -56,7 +56,7 @@ public final class QuickRun {
         }
 
         out.printf("%n[2/5] ");
-        f.lateness = LatenessHarness.run(peers, 100_000, 500, out);
+        f.lateness = LatenessHarness.run(peers, 100_000, 500, 1, out);
 
         out.printf("%n[3/5] ");
         f.memory = MemoryHarness.run(peers, 100_000, out);

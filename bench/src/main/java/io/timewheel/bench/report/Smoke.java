@@ -3,6 +3,7 @@ package io.timewheel.bench.report;
 import io.timewheel.bench.harness.AgentHarness;
 import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
+import io.timewheel.bench.harness.LoadedLatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
 import io.timewheel.bench.harness.ThreadsHarness;
 import io.timewheel.bench.jmh.ExpiryBenchmark;
@@ -83,8 +84,10 @@ public final class Smoke {
     }
 
     public static void lateness(List<Peer> peers, PrintStream out) throws Exception {
-        Map<Peer, LatenessHarness.Result> r = LatenessHarness.run(peers, 1_000, 20, out);
+        Map<Peer, LatenessHarness.Result> r = LatenessHarness.run(peers, 1_000, 20, 1, out);
         check(r.size() == peers.size(), "lateness: a result per peer");
+        Map<Peer, LoadedLatenessHarness.Result> loaded = LoadedLatenessHarness.run(peers, 1, 150, out);
+        check(loaded.size() == peers.size(), "lateness under load: a result per peer");
     }
 
     public static void memory(List<Peer> peers, PrintStream out) throws Exception {
@@ -115,7 +118,7 @@ public final class Smoke {
     /** The report writer and the charts on made-up figures. */
     public static void report(List<Peer> peers, Path dir, PrintStream out) throws Exception {
         Figures f = new Figures(peers);
-        f.lateness = LatenessHarness.run(List.of(Peer.TIMEWHEEL), 200, 5, out);
+        f.lateness = LatenessHarness.run(List.of(Peer.TIMEWHEEL), 200, 5, 1, out);
         FullRun.charts(f, dir);
         String md = Report.markdown(f, new String[] {"smoke"}, Machine.loadAverage(), Machine.loadAverage(), 0, false);
         Files.writeString(dir.resolve("report.md"), md);
