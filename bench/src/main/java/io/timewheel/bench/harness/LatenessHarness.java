@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Lateness: how long after its deadline each timer starts to run. Per implementation, in one run: a
- * warm-up round, then {@code timers} timers with random whole-millisecond delays 1..{@code maxDelayMs},
+ * warm-up of every implementation first, then per round and implementation a fresh instance, a warm-up
+ * round on it, then {@code timers} timers with random whole-millisecond delays 1..{@code maxDelayMs},
  * scheduled back to back from one thread. Each task records {@code System.nanoTime()} when it starts.
  *
  * <p>The deadline of a timer is read as {@code nanoTime()} just before the schedule call plus the delay:
@@ -93,6 +94,9 @@ public final class LatenessHarness {
             throws InterruptedException {
         out.printf("lateness: %,d timers per round, random delays 1..%d ms, scheduled from one thread; %d interleaved round(s),"
                 + " the round with the median p99 shown%n", timers, maxDelayMs, rounds);
+        for (Peer peer : peers) { // JIT warm-up of the shared code (this harness, the JDK's latches) before any round counts
+            measure(peer, Math.max(1, timers / 5), Math.min(maxDelayMs, 50), 1);
+        }
         Map<Peer, List<Result>> all = new LinkedHashMap<>();
         for (int round = 0; round < rounds; round++) {
             for (Peer peer : peers) {

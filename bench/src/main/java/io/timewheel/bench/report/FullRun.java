@@ -31,6 +31,7 @@ public final class FullRun {
     static final class Sizes {
         int[] pendings = {0, 10_000, 1_000_000};
         int warmupMillis = 1000, measureIterations = 3, measureMillis = 1000;
+        int headlineIterations = 5; // schedule+cancel on 1 thread: the headline, worth two more seconds each
         int singleShotWarmups = 3, singleShotIterations = 5;
         int expiryTimers = 1_000_000, expiryWindowMs = 1000, expiryWarmups = 1, expiryIterations = 3;
         int latenessTimers = 100_000, latenessRounds = 3;
@@ -44,6 +45,7 @@ public final class FullRun {
             s.pendings = new int[] {0, 1_000, 10_000};
             s.warmupMillis = 200;
             s.measureIterations = 1;
+            s.headlineIterations = 1;
             s.measureMillis = 200;
             s.singleShotWarmups = 1;
             s.singleShotIterations = 2;
@@ -83,7 +85,10 @@ public final class FullRun {
         boolean tiny = args.flag("tiny");
         Path out = Path.of(args.get("out", tiny ? System.getProperty("java.io.tmpdir") + "/timewheel-full-tiny"
                 : "bench/results/jdk" + Machine.javaFeature()));
-        run(peers, out, args.flag("matrix"), tiny ? Sizes.tiny() : new Sizes(), argv, System.out);
+        String[] command = new String[argv.length + 1];
+        command[0] = "full";
+        System.arraycopy(argv, 0, command, 1, argv.length);
+        run(peers, out, args.flag("matrix"), tiny ? Sizes.tiny() : new Sizes(), command, System.out);
     }
 
     static void run(List<Peer> peers, Path dir, boolean matrix, Sizes z, String[] argv, PrintStream out) throws Exception {
@@ -99,7 +104,7 @@ public final class FullRun {
 
         step(out, "schedule+cancel, 1 thread, pending " + String.join(" / ", pendings));
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL).param("peer", ids).param("pending", pendings)
-                .warmup(1, z.warmupMillis).measure(z.measureIterations, z.measureMillis)
+                .warmup(1, z.warmupMillis).measure(z.headlineIterations, z.measureMillis)
                 .output(raw.resolve("schedule-cancel-t1.log"), raw.resolve("schedule-cancel-t1.json"))));
         for (int threads : new int[] {2, 4}) {
             String[] p = matrix ? pendings : new String[] {z.large()};
