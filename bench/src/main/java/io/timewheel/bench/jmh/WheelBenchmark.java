@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code addCancel}: arm a timer 30 s ahead and cancel it (the timeout pattern);</li>
  *   <li>{@code add}: arm 100,000 timers spread over 100 ms, 30 s ahead (one shot on a fresh wheel);</li>
+ *   <li>{@code cancel}: cancel those 100,000 timers, in random order (one shot on a fresh wheel);</li>
  *   <li>{@code advance}: 100,000 timers due within 100 ms; move the time in 1 ms steps until all have
  *       expired (one shot on a fresh wheel).</li>
  * </ul>
@@ -87,6 +88,39 @@ public class WheelBenchmark {
     }
 
     @State(Scope.Thread)
+    public static class ArmedState {
+        @Param({"timewheel", "agrona"})
+        public String impl;
+        @Param({"0", "10000", "1000000"})
+        public int pending;
+        WheelDriver driver;
+        int[] order;
+
+        @Setup(Level.Trial)
+        public void order() {
+            order = new int[BATCH];
+            for (int i = 0; i < BATCH; i++) {
+                order[i] = i;
+            }
+            SplittableRandom random = new SplittableRandom(11);
+            for (int i = BATCH - 1; i > 0; i--) { // shuffled: cancels do not come in insertion order
+                int j = random.nextInt(i + 1);
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+        }
+
+        @Setup(Level.Iteration)
+        public void setUp() {
+            driver = filled(impl, pending, BATCH);
+            for (int i = 0; i < BATCH; i++) {
+                driver.add(pending + i, START + 30_000 * MS + i * 1_000L);
+            }
+        }
+    }
+
+    @State(Scope.Thread)
     public static class DueState {
         @Param({"timewheel", "agrona"})
         public String impl;
@@ -124,6 +158,20 @@ public class WheelBenchmark {
         int base = s.pending;
         for (int i = 0; i < BATCH; i++) {
             d.add(base + i, deadlines[i]);
+        }
+        return d.size();
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.SingleShotTime)
+    @OperationsPerInvocation(BATCH)
+    @Warmup(iterations = 5)
+    @Measurement(iterations = 10)
+    public int cancel(ArmedState s) {
+        WheelDriver d = s.driver;
+        int base = s.pending;
+        for (int i : s.order) {
+            d.cancel(base + i);
         }
         return d.size();
     }

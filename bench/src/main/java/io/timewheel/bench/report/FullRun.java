@@ -128,6 +128,9 @@ public final class FullRun {
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.add").param("pending", pendings)
                 .warmup(z.singleShotWarmups, 0).measure(z.singleShotIterations, 0)
                 .output(raw.resolve("wheel-add.log"), raw.resolve("wheel-add.json"))));
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.cancel").param("pending", pendings)
+                .warmup(z.singleShotWarmups, 0).measure(z.singleShotIterations, 0)
+                .output(raw.resolve("wheel-cancel.log"), raw.resolve("wheel-cancel.json"))));
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.advance").param("pending", pendings)
                 .warmup(z.singleShotWarmups, 0).measure(z.singleShotIterations, 0)
                 .output(raw.resolve("wheel-advance.log"), raw.resolve("wheel-advance.json"))));

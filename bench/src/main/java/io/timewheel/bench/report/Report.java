@@ -111,10 +111,11 @@ final class Report {
 
         md.append("## The data structures: TimerWheel vs Agrona's DeadlineTimerWheel\n\n`WheelBenchmark`, one thread, no clock,"
                 + " both with a 2^20 ns tick (Agrona: one level of 512 slots). Nanoseconds per timer. `addCancel`: arm 30 s ahead"
-                + " and cancel; `add`: 100k timers 30 s ahead spread over 100 ms; `advance`: 100k timers due within 100 ms,"
+                + " and cancel; `add`: 100k timers 30 s ahead spread over 100 ms; `cancel`: cancel them in random order;"
+                + " `advance`: 100k timers due within 100 ms,"
                 + " time moved in 1 ms steps until all expired.\n\n");
         Table wh = new Table("operation", "pending", "timewheel ns", "agrona ns", "agrona / timewheel");
-        for (String op : new String[] {"addCancel", "add", "advance"}) {
+        for (String op : new String[] {"addCancel", "add", "cancel", "advance"}) {
             for (int pendingCount : pd) {
                 String pending = Integer.toString(pendingCount);
                 JmhRuns.Row ours = JmhRuns.find(f.jmh, "WheelBenchmark." + op, 1, "impl", "timewheel", "pending", pending);
