@@ -1,0 +1,97 @@
+package io.timewheel.bench;
+
+import io.timewheel.bench.harness.AgentHarness;
+import io.timewheel.bench.harness.IdleHarness;
+import io.timewheel.bench.harness.LatenessHarness;
+import io.timewheel.bench.harness.LoadedLatenessHarness;
+import io.timewheel.bench.harness.MemoryHarness;
+import io.timewheel.bench.harness.ThreadsHarness;
+import io.timewheel.bench.peer.Peer;
+import io.timewheel.bench.report.FullRun;
+import io.timewheel.bench.report.QuickRun;
+import io.timewheel.bench.report.Smoke;
+
+import java.util.Arrays;
+
+/**
+ * The jar's entry point: {@code java -jar bench/target/timewheel-bench.jar MODE [options]}.
+ * See {@link #USAGE}.
+ */
+public final class Main {
+
+    static final String USAGE = String.join("\n",
+            "usage: java -jar bench/target/timewheel-bench.jar MODE [options]",
+            "  quick                 1-2 minutes: the headline table, timewheel beside every peer, with ratios",
+            "  full [--out DIR] [--matrix] [--tiny]",
+            "                        the full run (~14 min on 2 CPUs): every benchmark and harness; writes DIR",
+            "                        (default bench/results/jdkNN) with report.md, charts and raw results;",
+            "                        --matrix runs schedule+cancel at every pending count x thread count,",
+            "                        --tiny the same pipeline at toy sizes (a check, not figures to quote)",
+            "  jmh [JMH options]     JMH itself, e.g. jmh ScheduleCancelBenchmark -p peer=timewheel -t 2 (jmh -h for help)",
+            "  lateness [--timers 100000] [--max-delay-ms 500] [--peers a,b]",
+            "  lateness-under-load [--producers 1] [--millis 3000] [--peers a,b]",
+            "  memory   [--timers 1000000] [--peers a,b]",
+            "  idle     [--seconds 10] [--timers 1000000] [--peers a,b] [--parallel]",
+            "  threads  [--peers a,b]",
+            "  agent    [--runs 10] [--agent PATH]",
+            "  smoke                 every benchmark and harness at tiny sizes, a few seconds each (what CI runs)",
+            "  peers                 the peers and whether each runs on this JDK",
+            "peers: " + Peer.ids(Arrays.asList(Peer.values())));
+
+    private Main() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0) {
+            System.out.println(USAGE);
+            return;
+        }
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        switch (args[0]) {
+            case "quick":
+                QuickRun.main(rest);
+                break;
+            case "full":
+                FullRun.main(rest);
+                break;
+            case "jmh":
+                org.openjdk.jmh.Main.main(rest);
+                break;
+            case "lateness":
+                LatenessHarness.main(rest);
+                break;
+            case "lateness-under-load":
+                LoadedLatenessHarness.main(rest);
+                break;
+            case "memory":
+                MemoryHarness.main(rest);
+                break;
+            case "idle":
+                IdleHarness.main(rest);
+                break;
+            case "threads":
+                ThreadsHarness.main(rest);
+                break;
+            case "agent":
+                AgentHarness.main(rest);
+                break;
+            case "smoke":
+                Smoke.main(rest);
+                break;
+            case "peers":
+                for (Peer p : Peer.values()) {
+                    String why = p.unavailableReason();
+                    System.out.printf("%-12s %s%s%n", p.id(), p.description(), why == null ? "" : "  [unavailable: " + why + "]");
+                }
+                break;
+            case "-h":
+            case "--help":
+            case "help":
+                System.out.println(USAGE);
+                break;
+            default:
+                System.err.println("unknown mode '" + args[0] + "'\n" + USAGE);
+                System.exit(2);
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package io.timewheel.bench.harness;
+
+import io.timewheel.bench.peer.Peer;
+import io.timewheel.bench.peer.TimerService;
+import org.HdrHistogram.Histogram;
+
+import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Lateness: how long after its deadline each timer starts to run. Per implementation, in one run: a
+ * warm-up of every implementation first, then per round and implementation a fresh instance, a warm-up
+ * round on it, then {@code timers} timers with random whole-millisecond delays 1..{@code maxDelayMs},
+ * scheduled back to back from one thread. Each task records {@code System.nanoTime()} when it starts.
+ *
+ * <p>The deadline of a timer is read as {@code nanoTime()} just before the schedule call plus the delay:
+ * the implementation's own deadline is at or after it, so "early" (start before that) is early for
+ * certain, and the lateness is overstated by at most the schedule call's duration.
+ *
+ * <p>Rounds: on a shared machine a burst of other work makes one round's tail meaningless, so the peers are
+ * measured in {@code rounds} interleaved rounds (each on a fresh instance) and each peer's result is its
+ * round with the median p99; early fires are summed over all rounds.
+ *
+ * <p>Run: {@code java -jar bench/target/timewheel-bench.jar lateness [--timers 100000] [--max-delay-ms 500] [--rounds 3] [--peers all]}
+ */
+public final class LatenessHarness {
+
+    /** One implementation's result. */
+    public static final class Result {
+        public final Peer peer;
+        /** Lateness of the timers that were not early, in nanoseconds. */
+        public final Histogram lateness;
+        public final int timers;
+        public final int early;
+        public final long worstEarlyNanos;
+        public final int missing;
+        /** The p99 of every round, in milliseconds, in order. */
+        public final List<Double> roundP99s = new java.util.ArrayList<>();
+
+        Result(Peer peer, Histogram lateness, int timers, int early, long worstEarlyNanos, int missing) {
+            this.peer = peer;
+            this.lateness = lateness;
+            this.timers = timers;
+            this.early = early;
+            this.worstEarlyNanos = worstEarlyNanos;
+            this.missing = missing;
+        }
+
+        /** The round with the median p99, with the early fires, timers and misses of all the rounds. */
+        static Result combine(List<Result> rounds) {
+            List<Result> byP99 = new java.util.ArrayList<>(rounds);
+            byP99.sort(java.util.Comparator.comparingDouble(r -> r.percentileMillis(99)));
+            Result median = byP99.get((byP99.size() - 1) / 2);
+            int timers = 0, early = 0, missing = 0;
+            long worstEarly = 0;
+            for (Result r : rounds) {
+                timers += r.timers;
+                early += r.early;
+                missing += r.missing;
+                worstEarly = Math.max(worstEarly, r.worstEarlyNanos);
+            }
+            Result combined = new Result(median.peer, median.lateness, timers, early, worstEarly, missing);
+            for (Result r : rounds) {
+                combined.roundP99s.add(r.percentileMillis(99));
+            }
+            return combined;
+        }
+
+        public double percentileMillis(double p) {
+            return lateness.getTotalCount() == 0 ? Double.NaN : lateness.getValueAtPercentile(p) / 1e6;
+        }
+
+        public double maxMillis() {
+            return lateness.getTotalCount() == 0 ? Double.NaN : lateness.getMaxValue() / 1e6;
+        }
+    }
+
+    private LatenessHarness() {
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Args args = new Args(argv);
+        boolean smoke = args.flag("smoke");
+        run(Peer.parse(args.get("peers", "all")), args.getInt("timers", smoke ? 2_000 : 100_000),
+                args.getInt("max-delay-ms", smoke ? 50 : 500), args.getInt("rounds", smoke ? 1 : 3), System.out);
+    }
+
+    public static Map<Peer, Result> run(List<Peer> peers, int timers, int maxDelayMs, int rounds, PrintStream out)
+            throws InterruptedException {
+        out.printf("lateness: %,d timers per round, random delays 1..%d ms, scheduled from one thread; %d interleaved round(s),"
+                + " the round with the median p99 shown%n", timers, maxDelayMs, rounds);
+        for (Peer peer : peers) { // JIT warm-up of the shared code (this harness, the JDK's latches) before any round counts
+            measure(peer, Math.max(1, timers / 5), Math.min(maxDelayMs, 50), 1);
+        }
+        Map<Peer, List<Result>> all = new LinkedHashMap<>();
+        for (int round = 0; round < rounds; round++) {
+            for (Peer peer : peers) {
+                all.computeIfAbsent(peer, p -> new java.util.ArrayList<>()).add(measure(peer, timers, maxDelayMs, 2 + round));
+            }
+        }
+        out.printf("%-12s %10s %10s %10s %10s %10s %7s %8s  %s%n", "peer", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms",
+                "early", "missing", "p99 of each round");
+        Map<Peer, Result> results = new LinkedHashMap<>();
+        for (Map.Entry<Peer, List<Result>> e : all.entrySet()) {
+            Peer peer = e.getKey();
+            Result r = Result.combine(e.getValue());
+            results.put(peer, r);
+            StringBuilder p99s = new StringBuilder();
+            for (double p : r.roundP99s) {
+                p99s.append(p99s.length() == 0 ? "" : " / ").append(String.format("%.3f", p));
+            }
+            out.printf("%-12s %10.3f %10.3f %10.3f %10.3f %10.3f %7d %8d  %s%n", peer.id(), r.percentileMillis(50),
+                    r.percentileMillis(90), r.percentileMillis(99), r.percentileMillis(99.9), r.maxMillis(), r.early, r.missing, p99s);
+            if (r.early > 0) {
+                out.printf("%-12s   %d of %d timers fired early, the earliest %.3f ms before its deadline%n", "", r.early, r.timers,
+                        r.worstEarlyNanos / 1e6);
+            }
+        }
+        return results;
+    }
+
+    public static Result measure(Peer peer, int timers, int maxDelayMs, long seed) throws InterruptedException {
+        try (TimerService service = peer.create()) {
+            round(service, Math.max(1, timers / 5), Math.min(maxDelayMs, 50), 1); // warm-up: JIT and threads
+            System.gc();
+            return round(service, timers, maxDelayMs, seed);
+        }
+    }
+
+    private static Result round(TimerService service, int n, int maxDelayMs, long seed) throws InterruptedException {
+        long[] deadlines = new long[n];
+        long[] starts = new long[n];
+        java.util.Arrays.fill(starts, Long.MIN_VALUE);
+        CountDownLatch done = new CountDownLatch(n);
+        Probe[] probes = new Probe[n];
+        long[] delays = new long[n];
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int i = 0; i < n; i++) {
+            probes[i] = new Probe(i, starts, done);
+            delays[i] = 1 + random.nextInt(maxDelayMs);
+        }
+        for (int i = 0; i < n; i++) {
+            long now = System.nanoTime();
+            deadlines[i] = now + TimeUnit.MILLISECONDS.toNanos(delays[i]);
+            service.schedule(probes[i], delays[i], TimeUnit.MILLISECONDS);
+        }
+        done.await(maxDelayMs + 30_000L, TimeUnit.MILLISECONDS);
+        Histogram histogram = new Histogram(3);
+        int early = 0, missing = 0;
+        long worstEarly = 0;
+        for (int i = 0; i < n; i++) {
+            long start = starts[i];
+            if (start == Long.MIN_VALUE) {
+                missing++;
+                continue;
+            }
+            long late = start - deadlines[i];
+            if (late < 0) {
+                early++;
+                worstEarly = Math.max(worstEarly, -late);
+            } else {
+                histogram.recordValue(late);
+            }
+        }
+        return new Result(service.peer(), histogram, n, early, worstEarly, missing);
+    }
+
+    /** Records when it starts. One per timer. */
+    private static final class Probe implements Runnable {
+        private final int index;
+        private final long[] starts;
+        private final CountDownLatch done;
+
+        Probe(int index, long[] starts, CountDownLatch done) {
+            this.index = index;
+            this.starts = starts;
+            this.done = done;
+        }
+
+        @Override
+        public void run() {
+            starts[index] = System.nanoTime();
+            done.countDown(); // publishes the write to the harness thread
+        }
+    }
+}

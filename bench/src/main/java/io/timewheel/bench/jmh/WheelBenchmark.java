@@ -1,0 +1,195 @@
+package io.timewheel.bench.jmh;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The data structures alone, one thread, no clock: timewheel's TimerWheel against Agrona's
+ * DeadlineTimerWheel, each holding {@code pending} far timers (1 to 2 h ahead). Nanoseconds per timer.
+ * <ul>
+ *   <li>{@code addCancel}: arm a timer 30 s ahead and cancel it (the timeout pattern);</li>
+ *   <li>{@code add}: arm 100,000 timers spread over 100 ms, 30 s ahead (one shot on a fresh wheel);</li>
+ *   <li>{@code cancel}: cancel those 100,000 timers, in random order (one shot on a fresh wheel);</li>
+ *   <li>{@code advance}: 100,000 timers due within 100 ms; move the time in 1 ms steps until all have
+ *       expired (one shot on a fresh wheel).</li>
+ * </ul>
+ *
+ * <p>Run: {@code java -jar bench/target/timewheel-bench.jar jmh WheelBenchmark -p impl=timewheel,agrona -p pending=0,10000,1000000 -f 1}
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx4g"})
+public class WheelBenchmark {
+
+    static final long START = 1L << 40;
+    static final long MS = 1_000_000L;
+    static final long HOUR = 3_600_000L * MS;
+    static final int BATCH = 100_000;
+
+    /** A wheel holding {@code pending} far timers, with index {@code pending} free for the benchmark. */
+    static WheelDriver filled(String impl, int pending, int extra) {
+        WheelDriver driver = WheelDriver.create(impl, START, pending + extra);
+        SplittableRandom random = new SplittableRandom(42);
+        for (int i = 0; i < pending; i++) {
+            driver.add(i, START + HOUR + random.nextLong(HOUR));
+        }
+        return driver;
+    }
+
+    @State(Scope.Thread)
+    public static class CancelState {
+        @Param({"timewheel", "agrona"})
+        public String impl;
+        @Param({"0", "10000", "1000000"})
+        public int pending;
+        WheelDriver driver;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            driver = filled(impl, pending, 1);
+        }
+    }
+
+    @State(Scope.Thread)
+    public static class AddState {
+        @Param({"timewheel", "agrona"})
+        public String impl;
+        @Param({"0", "10000", "1000000"})
+        public int pending;
+        WheelDriver driver;
+        long[] deadlines;
+
+        @Setup(Level.Trial)
+        public void deadlines() {
+            deadlines = new long[BATCH];
+            for (int i = 0; i < BATCH; i++) {
+                deadlines[i] = START + 30_000 * MS + i * 1_000L; // 1 us apart: 100 ms, 30 s ahead
+            }
+        }
+
+        @Setup(Level.Iteration)
+        public void setUp() {
+            driver = filled(impl, pending, BATCH);
+        }
+    }
+
+    @State(Scope.Thread)
+    public static class ArmedState {
+        @Param({"timewheel", "agrona"})
+        public String impl;
+        @Param({"0", "10000", "1000000"})
+        public int pending;
+        WheelDriver driver;
+        int[] order;
+
+        @Setup(Level.Trial)
+        public void order() {
+            order = new int[BATCH];
+            for (int i = 0; i < BATCH; i++) {
+                order[i] = i;
+            }
+            SplittableRandom random = new SplittableRandom(11);
+            for (int i = BATCH - 1; i > 0; i--) { // shuffled: cancels do not come in insertion order
+                int j = random.nextInt(i + 1);
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+        }
+
+        @Setup(Level.Iteration)
+        public void setUp() {
+            driver = filled(impl, pending, BATCH);
+            for (int i = 0; i < BATCH; i++) {
+                driver.add(pending + i, START + 30_000 * MS + i * 1_000L);
+            }
+        }
+    }
+
+    @State(Scope.Thread)
+    public static class DueState {
+        @Param({"timewheel", "agrona"})
+        public String impl;
+        @Param({"0", "10000", "1000000"})
+        public int pending;
+        WheelDriver driver;
+
+        @Setup(Level.Iteration)
+        public void setUp() {
+            driver = filled(impl, pending, BATCH);
+            SplittableRandom random = new SplittableRandom(7);
+            for (int i = 0; i < BATCH; i++) {
+                driver.add(pending + i, START + 1 + random.nextLong(100 * MS)); // due within 100 ms
+            }
+        }
+    }
+
+    @Benchmark
+    @Warmup(iterations = 3, time = 1)
+    @Measurement(iterations = 3, time = 1)
+    public void addCancel(CancelState s) {
+        WheelDriver d = s.driver;
+        d.add(s.pending, START + 30_000 * MS);
+        d.cancel(s.pending);
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.SingleShotTime)
+    @OperationsPerInvocation(BATCH)
+    @Warmup(iterations = 5)
+    @Measurement(iterations = 10)
+    public int add(AddState s) {
+        WheelDriver d = s.driver;
+        long[] deadlines = s.deadlines;
+        int base = s.pending;
+        for (int i = 0; i < BATCH; i++) {
+            d.add(base + i, deadlines[i]);
+        }
+        return d.size();
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.SingleShotTime)
+    @OperationsPerInvocation(BATCH)
+    @Warmup(iterations = 5)
+    @Measurement(iterations = 10)
+    public int cancel(ArmedState s) {
+        WheelDriver d = s.driver;
+        int base = s.pending;
+        for (int i : s.order) {
+            d.cancel(base + i);
+        }
+        return d.size();
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.SingleShotTime)
+    @OperationsPerInvocation(BATCH)
+    @Warmup(iterations = 5)
+    @Measurement(iterations = 10)
+    public int advance(DueState s) {
+        WheelDriver d = s.driver;
+        int expired = 0;
+        for (long t = START + MS; t <= START + 101 * MS; t += MS) {
+            expired += d.expire(t);
+        }
+        if (expired != BATCH) {
+            throw new IllegalStateException(s.impl + ": expired " + expired + " of " + BATCH);
+        }
+        return expired;
+    }
+}

@@ -1,0 +1,58 @@
+package io.timewheel.bench.report;
+
+import io.timewheel.bench.harness.AgentHarness;
+import io.timewheel.bench.harness.IdleHarness;
+import io.timewheel.bench.harness.LatenessHarness;
+import io.timewheel.bench.harness.LoadedLatenessHarness;
+import io.timewheel.bench.harness.MemoryHarness;
+import io.timewheel.bench.peer.Peer;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Everything one run measured, for the tables, the targets and the charts. Filled by one thread. */
+public final class Figures {
+
+    public static final String SCHEDULE_CANCEL = "ScheduleCancelBenchmark.scheduleCancel";
+    public static final String SCHEDULE_ONLY = "ScheduleOnlyBenchmark.schedule";
+    public static final String EXPIRY = "ExpiryBenchmark.scheduleAndExpireAll";
+
+    /** The pending-timer counts of the schedule+cancel runs; the last is the headline one. */
+    public int[] pendings = {0, 10_000, 1_000_000};
+
+    public final List<Peer> peers;
+    public final List<JmhRuns.Row> jmh = new ArrayList<>();
+    public Map<Peer, LatenessHarness.Result> lateness = new LinkedHashMap<>();
+    public Map<Peer, LoadedLatenessHarness.Result> loadedLateness = new LinkedHashMap<>();
+    public Map<Peer, MemoryHarness.Result> memory = new LinkedHashMap<>();
+    public Map<String, IdleHarness.Result> idle = new LinkedHashMap<>();
+    public int idleTimers = 1_000_000;
+    public Map<Peer, int[]> threads = new LinkedHashMap<>();
+    public AgentHarness.Result agent;
+    public boolean agentBuilt;
+
+    public Figures(List<Peer> peers) {
+        this.peers = peers;
+    }
+
+    public int largePending() {
+        return pendings[pendings.length - 1];
+    }
+
+    /** Schedule+cancel throughput (ops/us), or NaN. */
+    public double scheduleCancel(Peer peer, int pending, int threads) {
+        JmhRuns.Row r = JmhRuns.find(jmh, SCHEDULE_CANCEL, threads, "peer", peer.id(), "pending", Integer.toString(pending));
+        return r == null ? Double.NaN : r.score;
+    }
+
+    public double scheduleCancelError(Peer peer, int pending, int threads) {
+        JmhRuns.Row r = JmhRuns.find(jmh, SCHEDULE_CANCEL, threads, "peer", peer.id(), "pending", Integer.toString(pending));
+        return r == null ? Double.NaN : r.error;
+    }
+
+    public IdleHarness.Result idle(Peer peer, int timers) {
+        return idle.get(IdleHarness.key(peer, timers));
+    }
+}

@@ -1,0 +1,214 @@
+package io.timewheel.bench.report;
+
+import io.timewheel.bench.harness.AgentHarness;
+import io.timewheel.bench.harness.Args;
+import io.timewheel.bench.harness.IdleHarness;
+import io.timewheel.bench.harness.LatenessHarness;
+import io.timewheel.bench.harness.LoadedLatenessHarness;
+import io.timewheel.bench.harness.MemoryHarness;
+import io.timewheel.bench.harness.ThreadsHarness;
+import io.timewheel.bench.peer.Peer;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The full run: every benchmark and harness, written to a results folder as {@code report.md} with PNG
+ * charts, JMH's logs and JSON, and the lateness histograms (raw/). About 14 minutes on 2 cores.
+ * {@code --tiny} runs the same pipeline at toy sizes in about a minute (to check it, not to quote).
+ *
+ * <p>Run: {@code java -jar bench/target/timewheel-bench.jar full [--out bench/results/jdk17] [--matrix] [--peers all] [--tiny]}
+ */
+public final class FullRun {
+
+    /** The sizes of one run. */
+    static final class Sizes {
+        int[] pendings = {0, 10_000, 1_000_000};
+        int warmupMillis = 1000, measureIterations = 3, measureMillis = 1000;
+        int headlineIterations = 5; // schedule+cancel on 1 thread: the headline, worth two more seconds each
+        int singleShotWarmups = 3, singleShotIterations = 5;
+        int expiryTimers = 1_000_000, expiryWindowMs = 1000, expiryWarmups = 1, expiryIterations = 3;
+        int latenessTimers = 100_000, latenessRounds = 3;
+        int loadedMillis = 3_000;
+        int memoryTimers = 1_000_000;
+        int idleTimers = 1_000_000, idleMillis = 10_000;
+        int agentRuns = 10;
+
+        static Sizes tiny() {
+            Sizes s = new Sizes();
+            s.pendings = new int[] {0, 1_000, 10_000};
+            s.warmupMillis = 200;
+            s.measureIterations = 1;
+            s.headlineIterations = 1;
+            s.measureMillis = 200;
+            s.singleShotWarmups = 1;
+            s.singleShotIterations = 2;
+            s.expiryTimers = 10_000;
+            s.expiryWindowMs = 100;
+            s.expiryWarmups = 1;
+            s.expiryIterations = 1;
+            s.latenessTimers = 2_000;
+            s.latenessRounds = 1;
+            s.loadedMillis = 300;
+            s.memoryTimers = 10_000;
+            s.idleTimers = 10_000;
+            s.idleMillis = 1_000;
+            s.agentRuns = 1;
+            return s;
+        }
+
+        String[] pendingStrings() {
+            String[] p = new String[pendings.length];
+            for (int i = 0; i < p.length; i++) {
+                p[i] = Integer.toString(pendings[i]);
+            }
+            return p;
+        }
+
+        String large() {
+            return Integer.toString(pendings[pendings.length - 1]);
+        }
+    }
+
+    private FullRun() {
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Args args = new Args(argv);
+        List<Peer> peers = Peer.parse(args.get("peers", "all"));
+        boolean tiny = args.flag("tiny");
+        Path out = Path.of(args.get("out", tiny ? System.getProperty("java.io.tmpdir") + "/timewheel-full-tiny"
+                : "bench/results/jdk" + Machine.javaFeature()));
+        String[] command = new String[argv.length + 1];
+        command[0] = "full";
+        System.arraycopy(argv, 0, command, 1, argv.length);
+        run(peers, out, args.flag("matrix"), tiny ? Sizes.tiny() : new Sizes(), command, System.out);
+    }
+
+    static void run(List<Peer> peers, Path dir, boolean matrix, Sizes z, String[] argv, PrintStream out) throws Exception {
+        long t0 = System.nanoTime();
+        Path raw = dir.resolve("raw");
+        Files.createDirectories(raw);
+        String loadBefore = Machine.loadAverage();
+        out.printf("timewheel full run -> %s (%s, load %s)%n", dir, Machine.jdk(), loadBefore);
+        Figures f = new Figures(peers);
+        f.pendings = z.pendings;
+        String[] ids = QuickRun.ids(peers);
+        String[] pendings = z.pendingStrings();
+
+        step(out, "schedule+cancel, 1 thread, pending " + String.join(" / ", pendings));
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL).param("peer", ids).param("pending", pendings)
+                .warmup(1, z.warmupMillis).measure(z.headlineIterations, z.measureMillis)
+                .output(raw.resolve("schedule-cancel-t1.log"), raw.resolve("schedule-cancel-t1.json"))));
+        for (int threads : new int[] {2, 4}) {
+            String[] p = matrix ? pendings : new String[] {z.large()};
+            step(out, "schedule+cancel, " + threads + " threads, pending " + String.join(" / ", p));
+            f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL).param("peer", ids).param("pending", p).threads(threads)
+                    .warmup(1, z.warmupMillis).measure(z.measureIterations, z.measureMillis)
+                    .output(raw.resolve("schedule-cancel-t" + threads + ".log"), raw.resolve("schedule-cancel-t" + threads + ".json"))));
+        }
+        step(out, "schedule only (insert rate), " + z.large() + " pending");
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_ONLY).param("peer", ids).param("pending", z.large())
+                .warmup(1, z.warmupMillis).measure(z.measureIterations, z.measureMillis)
+                .output(raw.resolve("schedule-only.log"), raw.resolve("schedule-only.json"))));
+        step(out, "expiry: " + z.expiryTimers + " timers due within " + z.expiryWindowMs + " ms");
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.EXPIRY).param("peer", ids)
+                .param("timers", Integer.toString(z.expiryTimers)).param("windowMs", Integer.toString(z.expiryWindowMs))
+                .warmup(z.expiryWarmups, 0).measure(z.expiryIterations, 0).output(raw.resolve("expiry.log"), raw.resolve("expiry.json"))));
+        step(out, "TimerWheel vs Agrona DeadlineTimerWheel");
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.addCancel").param("pending", pendings)
+                .warmup(2, z.warmupMillis).measure(z.measureIterations, z.measureMillis)
+                .output(raw.resolve("wheel-add-cancel.log"), raw.resolve("wheel-add-cancel.json"))));
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.add").param("pending", pendings)
+                .warmup(z.singleShotWarmups, 0).measure(z.singleShotIterations, 0)
+                .output(raw.resolve("wheel-add.log"), raw.resolve("wheel-add.json"))));
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.cancel").param("pending", pendings)
+                .warmup(z.singleShotWarmups, 0).measure(z.singleShotIterations, 0)
+                .output(raw.resolve("wheel-cancel.log"), raw.resolve("wheel-cancel.json"))));
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.advance").param("pending", pendings)
+                .warmup(z.singleShotWarmups, 0).measure(z.singleShotIterations, 0)
+                .output(raw.resolve("wheel-advance.log"), raw.resolve("wheel-advance.json"))));
+
+        step(out, "lateness");
+        f.lateness = LatenessHarness.run(peers, z.latenessTimers, 500, z.latenessRounds, out);
+        for (Map.Entry<Peer, LatenessHarness.Result> e : f.lateness.entrySet()) {
+            try (PrintStream hgrm = new PrintStream(Files.newOutputStream(raw.resolve("lateness-" + e.getKey().id() + ".hgrm")))) {
+                e.getValue().lateness.outputPercentileDistribution(hgrm, 1e6); // in milliseconds
+            }
+        }
+        step(out, "lateness under load");
+        f.loadedLateness = LoadedLatenessHarness.run(peers, 1, z.loadedMillis, out);
+        step(out, "memory");
+        f.memory = MemoryHarness.run(peers, z.memoryTimers, out);
+        step(out, "idle");
+        f.idleTimers = z.idleTimers;
+        f.idle = IdleHarness.run(peers, List.of(0, f.idleTimers), z.idleMillis, true, out);
+        step(out, "threads");
+        f.threads = ThreadsHarness.run(peers, out);
+        step(out, "agent start-up");
+        f.agent = AgentHarness.run(null, z.agentRuns, out);
+
+        String loadAfter = Machine.loadAverage();
+        double minutes = (System.nanoTime() - t0) / 60e9;
+        charts(f, dir);
+        String report = Report.markdown(f, argv, loadBefore, loadAfter, minutes, matrix);
+        Files.writeString(dir.resolve("report.md"), report);
+        Report.writeIndex(dir.getParent());
+        out.printf("%n== headline ==%n%s%s%n== targets ==%n%s", Headline.table(f).text(), Headline.RATIO_NOTE + "\n",
+                Headline.targets(f).text());
+        out.printf("%nwrote %s (%.1f min)%n", dir.resolve("report.md"), minutes);
+    }
+
+    private static int stepNo;
+
+    private static void step(PrintStream out, String what) {
+        out.printf("%n[%d] %s%n", ++stepNo, what);
+    }
+
+    static void charts(Figures f, Path dir) throws IOException {
+        List<String> pendingLabels = new ArrayList<>();
+        for (int p : f.pendings) {
+            pendingLabels.add(Headline.count(p));
+        }
+        Map<String, double[]> throughput = new LinkedHashMap<>();
+        for (Peer p : f.peers) {
+            double[] v = new double[f.pendings.length];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = f.scheduleCancel(p, f.pendings[i], 1);
+            }
+            throughput.put(p.id(), v);
+        }
+        Charts.line(dir.resolve("schedule-cancel-vs-pending.png"), "Schedule + cancel throughput vs pending timers (1 thread)",
+                "far timers pending", "million schedule+cancel per second (log)", pendingLabels, throughput, true);
+
+        int large = f.largePending();
+        Map<String, double[]> scaling = new LinkedHashMap<>();
+        for (Peer p : f.peers) {
+            scaling.put(p.id(), new double[] {f.scheduleCancel(p, large, 1), f.scheduleCancel(p, large, 2), f.scheduleCancel(p, large, 4)});
+        }
+        Charts.line(dir.resolve("schedule-cancel-vs-threads.png"),
+                "Schedule + cancel throughput vs producer threads (" + Headline.count(large) + " pending)",
+                "producer threads (on " + Runtime.getRuntime().availableProcessors() + " CPUs)", "million schedule+cancel per second (log)",
+                List.of("1", "2", "4"), scaling, true);
+
+        List<String> labels = new ArrayList<>(List.of("p50", "p90", "p99", "p99.9", "p99.99", "max"));
+        double[] ps = {50, 90, 99, 99.9, 99.99};
+        Map<String, double[]> lateness = new LinkedHashMap<>();
+        for (Map.Entry<Peer, LatenessHarness.Result> e : f.lateness.entrySet()) {
+            double[] v = new double[labels.size()];
+            for (int i = 0; i < ps.length; i++) {
+                v[i] = e.getValue().percentileMillis(ps[i]);
+            }
+            v[ps.length] = e.getValue().maxMillis();
+            lateness.put(e.getKey().id(), v);
+        }
+        Charts.line(dir.resolve("lateness.png"), "Lateness: start time minus deadline (delays 1..500 ms)",
+                "percentile", "milliseconds late (log)", labels, lateness, true);
+    }
+}

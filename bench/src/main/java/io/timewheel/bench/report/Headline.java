@@ -1,0 +1,132 @@
+package io.timewheel.bench.report;
+
+import io.timewheel.bench.harness.IdleHarness;
+import io.timewheel.bench.harness.LatenessHarness;
+import io.timewheel.bench.harness.MemoryHarness;
+import io.timewheel.bench.peer.Peer;
+
+import java.util.List;
+
+/** The headline table (timewheel beside every peer, with ratios to timewheel) and the targets check. */
+final class Headline {
+
+    static final String RATIO_NOTE = "In brackets: the peer's figure divided by timewheel's (throughput: below 1x means"
+            + " slower than timewheel; lateness, bytes, wake-ups: above 1x means more than timewheel).";
+
+    private Headline() {
+    }
+
+    static Table table(Figures f) {
+        Peer us = Peer.TIMEWHEEL;
+        int pending = f.largePending();
+        double ourThroughput = f.scheduleCancel(us, pending, 1);
+        LatenessHarness.Result ourLate = f.lateness.get(us);
+        MemoryHarness.Result ourMem = f.memory.get(us);
+        IdleHarness.Result ourIdle = f.idle(us, f.idleTimers);
+        Table t = new Table("peer", "schedule+cancel @" + count(pending) + " pending, Mops/s", "lateness p50 ms", "p99 ms", "max ms", "early fires",
+                "bytes/timer", "idle wake-ups/s (" + count(f.idleTimers) + " far timers)", "threads x1 / x10");
+        for (Peer p : f.peers) {
+            double tp = f.scheduleCancel(p, pending, 1);
+            LatenessHarness.Result late = f.lateness.get(p);
+            MemoryHarness.Result mem = f.memory.get(p);
+            IdleHarness.Result idle = f.idle(p, f.idleTimers);
+            int[] th = f.threads.get(p);
+            t.row(p.id(),
+                    cell(tp, ourThroughput, "%.2f", p == us),
+                    late == null ? "-" : cell(late.percentileMillis(50), ourLate == null ? Double.NaN : ourLate.percentileMillis(50), "%.2f", p == us),
+                    late == null ? "-" : cell(late.percentileMillis(99), ourLate == null ? Double.NaN : ourLate.percentileMillis(99), "%.2f", p == us),
+                    late == null ? "-" : cell(late.maxMillis(), ourLate == null ? Double.NaN : ourLate.maxMillis(), "%.2f", p == us),
+                    late == null ? "-" : Integer.toString(late.early) + (late.missing > 0 ? " (" + late.missing + " never ran)" : ""),
+                    mem == null ? "-" : cell(mem.bytesPerTimer(), ourMem == null ? Double.NaN : ourMem.bytesPerTimer(), "%.1f", p == us)
+                            + (mem.jolSawTimers() ? "" : " heap"),
+                    idle == null ? "-" : cell(idle.wakeupsPerSecond, ourIdle == null ? Double.NaN : ourIdle.wakeupsPerSecond, "%.1f", p == us),
+                    th == null ? "-" : th[0] + " / " + th[1]);
+        }
+        return t;
+    }
+
+    private static String cell(double value, double ours, String format, boolean isUs) {
+        if (Double.isNaN(value) || value < 0) {
+            return "-";
+        }
+        String v = String.format(format, value);
+        if (isUs || Double.isNaN(ours) || ours <= 0) {
+            return v;
+        }
+        double ratio = value / ours;
+        return v + " (" + (ratio >= 100 ? String.format("%.0fx", ratio) : ratio >= 10 ? String.format("%.1fx", ratio)
+                : String.format("%.2fx", ratio)) + ")";
+    }
+
+    static String count(int n) {
+        return n >= 1_000_000 && n % 1_000_000 == 0 ? (n / 1_000_000) + "M" : n >= 1000 && n % 1000 == 0 ? (n / 1000) + "k" : Integer.toString(n);
+    }
+
+    /** The issue's targets, each with the measured figure and met / missed. */
+    static Table targets(Figures f) {
+        Peer us = Peer.TIMEWHEEL;
+        int pending = f.largePending();
+        Table t = new Table("target", "measured", "verdict");
+        double ours = f.scheduleCancel(us, pending, 1);
+        double roc = f.scheduleCancel(Peer.STPE_ROC, pending, 1);
+        String at = "@" + count(pending);
+        t.row("schedule+cancel " + at + " >= 10x STPE(removeOnCancel=true)",
+                ratio(ours, roc) + " (" + fmt(ours) + " vs " + fmt(roc) + " Mops/s)", verdict(ours / roc >= 10, ours, roc));
+        Peer best = null;
+        double bestScore = Double.NaN;
+        for (Peer p : List.of(Peer.NETTY_1MS, Peer.NETTY_100MS, Peer.FJP)) {
+            double s = f.scheduleCancel(p, pending, 1);
+            if (!Double.isNaN(s) && (best == null || s > bestScore)) {
+                best = p;
+                bestScore = s;
+            }
+        }
+        t.row("schedule+cancel " + at + " >= 2x the best of Netty and the Java 25 FJP scheduler",
+                best == null ? "-" : ratio(ours, bestScore) + " vs " + best.id() + (f.peers.contains(Peer.FJP) ? "" : " (no FJP before Java 25)"),
+                best == null ? "not measured" : verdict(ours / bestScore >= 2, ours, bestScore));
+        double zero = f.scheduleCancel(us, 0, 1);
+        t.row("cost per op at " + count(pending) + " pending within 1.2x of 0 pending",
+                Double.isNaN(zero) ? "-" : String.format("%.2fx (%s Mops/s at 0, %s at %s)", zero / ours, fmt(zero), fmt(ours), count(pending)),
+                verdict(zero / ours <= 1.2, zero, ours));
+        LatenessHarness.Result ourLate = f.lateness.get(us);
+        LatenessHarness.Result stpeLate = f.lateness.get(Peer.STPE);
+        if (ourLate != null && stpeLate != null) {
+            double a = ourLate.percentileMillis(99), b = stpeLate.percentileMillis(99);
+            t.row("p99 lateness no worse than STPE's", String.format("%.3f ms vs %.3f ms", a, b), a <= b ? "met" : "MISSED");
+        }
+        if (ourLate != null) {
+            t.row("zero early fires", ourLate.early + " early of " + ourLate.timers, ourLate.early == 0 ? "met" : "MISSED");
+        }
+        MemoryHarness.Result mem = f.memory.get(us);
+        if (mem != null) {
+            t.row("<= 60 bytes per pending timer", String.format("%.1f B (JOL)", mem.jolBytesPerTimer), mem.jolBytesPerTimer <= 60 ? "met" : "MISSED");
+        }
+        IdleHarness.Result idle = f.idle(us, f.idleTimers);
+        if (idle != null) {
+            t.row("<= 1 wake-up/s idle with " + count(f.idleTimers) + " far timers",
+                    String.format("%.2f /s, %.3f ms CPU/s", idle.wakeupsPerSecond, idle.cpuMillisPerSecond),
+                    idle.wakeupsPerSecond < 0 ? "not measured" : idle.wakeupsPerSecond <= 1 ? "met" : "MISSED");
+        }
+        int[] ourThreads = f.threads.get(us);
+        int[] stpeThreads = f.threads.get(Peer.STPE);
+        if (ourThreads != null && stpeThreads != null) {
+            int extra = Math.max(ourThreads[0] - stpeThreads[0], ourThreads[1] - stpeThreads[1]);
+            t.row("<= 1 thread added per JVM beyond STPE's",
+                    String.format("x1: %d vs %d, x10: %d vs %d", ourThreads[0], stpeThreads[0], ourThreads[1], stpeThreads[1]),
+                    extra <= 1 ? "met" : "MISSED");
+        }
+        return t;
+    }
+
+    private static String ratio(double a, double b) {
+        return Double.isNaN(a) || Double.isNaN(b) ? "-" : String.format("%.2fx", a / b);
+    }
+
+    private static String verdict(boolean ok, double a, double b) {
+        return Double.isNaN(a) || Double.isNaN(b) ? "not measured" : ok ? "met" : "MISSED";
+    }
+
+    static String fmt(double v) {
+        return Double.isNaN(v) ? "-" : String.format("%.2f", v);
+    }
+}

@@ -1,0 +1,89 @@
+package io.timewheel.bench.report;
+
+import io.timewheel.bench.harness.Args;
+import io.timewheel.bench.harness.IdleHarness;
+import io.timewheel.bench.harness.LatenessHarness;
+import io.timewheel.bench.harness.MemoryHarness;
+import io.timewheel.bench.harness.ThreadsHarness;
+import io.timewheel.bench.peer.Peer;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The main job: a one-to-two-minute side-by-side run that prints the headline table. Short JMH runs
+ * (one fork, 1 s warm-up, 2 x 1 s measured) and the harnesses at their headline sizes, the idle windows
+ * shortened to 5 s and run side by side. For the numbers to quote, use {@code full}.
+ *
+ * <p>Run: {@code java -jar bench/target/timewheel-bench.jar quick [--peers all]}
+ */
+public final class QuickRun {
+
+    private QuickRun() {
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Args args = new Args(argv);
+        List<Peer> peers = Peer.parse(args.get("peers", "all"));
+        if (!peers.contains(Peer.TIMEWHEEL)) {
+            peers.add(0, Peer.TIMEWHEEL);
+        }
+        run(peers, System.out);
+    }
+
+    public static Figures run(List<Peer> peers, PrintStream out) throws Exception {
+        long t0 = System.nanoTime();
+        String loadBefore = Machine.loadAverage();
+        out.printf("timewheel quick run: %s, %d CPUs, %s, load %s%n", Machine.jdk(), Runtime.getRuntime().availableProcessors(),
+                Machine.cpuModel(), loadBefore);
+        for (Peer p : Peer.values()) {
+            if (!p.isAvailable()) {
+                out.println("  (" + p.id() + " left out: " + p.unavailableReason() + ")");
+            }
+        }
+        Figures f = new Figures(peers);
+
+        out.printf("%n[1/5] schedule+cancel, %d pending, 1 thread (JMH, short)...%n", f.largePending());
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL)
+                .param("peer", ids(peers)).param("pending", Integer.toString(f.largePending()))
+                .warmup(1, 1000).measure(2, 1000)));
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL)
+                .param("peer", Peer.TIMEWHEEL.id()).param("pending", "0")
+                .warmup(1, 1000).measure(2, 1000)));
+        for (JmhRuns.Row r : f.jmh) {
+            out.printf("  %-12s pending=%-8s %8.3f ops/us%n", r.param("peer"), r.param("pending"), r.score);
+        }
+
+        out.printf("%n[2/5] ");
+        f.lateness = LatenessHarness.run(peers, 100_000, 500, 1, out);
+
+        out.printf("%n[3/5] ");
+        f.memory = MemoryHarness.run(peers, 100_000, out);
+
+        out.printf("%n[4/5] ");
+        f.idleTimers = 1_000_000;
+        f.idle = IdleHarness.run(peers, List.of(f.idleTimers), 5_000, true, out);
+
+        out.printf("%n[5/5] ");
+        f.threads = ThreadsHarness.run(peers, out);
+
+        out.printf("%n== timewheel vs the peers (%s, %d CPUs, load %s -> %s, %.0f s) ==%n", Machine.jdk(),
+                Runtime.getRuntime().availableProcessors(), loadBefore, Machine.loadAverage(), (System.nanoTime() - t0) / 1e9);
+        out.print(Headline.table(f).text());
+        out.println(Headline.RATIO_NOTE);
+        out.println("Quick settings: JMH 1 fork, 1x1 s warm-up, 2x1 s measured; lateness 100k timers; memory 100k timers;"
+                + " idle 5 s windows side by side. Use 'full' for the report.");
+        out.printf("%n== targets ==%n");
+        out.print(Headline.targets(f).text());
+        return f;
+    }
+
+    static String[] ids(List<Peer> peers) {
+        List<String> ids = new ArrayList<>();
+        for (Peer p : peers) {
+            ids.add(p.id());
+        }
+        return ids.toArray(new String[0]);
+    }
+}

@@ -1,0 +1,129 @@
+package io.timewheel.bench.report;
+
+import io.timewheel.bench.harness.AgentHarness;
+import io.timewheel.bench.harness.IdleHarness;
+import io.timewheel.bench.harness.LatenessHarness;
+import io.timewheel.bench.harness.LoadedLatenessHarness;
+import io.timewheel.bench.harness.MemoryHarness;
+import io.timewheel.bench.harness.ThreadsHarness;
+import io.timewheel.bench.jmh.ExpiryBenchmark;
+import io.timewheel.bench.jmh.ScheduleCancelBenchmark;
+import io.timewheel.bench.jmh.ScheduleOnlyBenchmark;
+import io.timewheel.bench.peer.Peer;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every benchmark and harness at tiny sizes: proves they run, measures nothing worth reading. What CI runs
+ * (through SmokeTest) and {@code java -jar bench/target/timewheel-bench.jar smoke}.
+ */
+public final class Smoke {
+
+    private Smoke() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        PrintStream out = System.out;
+        benchmarks(Peer.available(), out);
+        jmh(out);
+        harnesses(Peer.available(), out);
+        report(Peer.available(), Files.createTempDirectory("timewheel-smoke"), out);
+        out.println("smoke: all benchmarks and harnesses ran");
+    }
+
+    /** Each JMH benchmark's state and method driven directly, for every peer, at tiny sizes. */
+    public static void benchmarks(List<Peer> peers, PrintStream out) throws Exception {
+        for (Peer p : peers) {
+            ScheduleCancelBenchmark sc = ScheduleCancelBenchmark.smoke(p.id(), 1_000);
+            for (int i = 0; i < 1_000; i++) {
+                if (!sc.scheduleCancel()) {
+                    throw new IllegalStateException(p.id() + ": cancel of a 30 s timer failed");
+                }
+            }
+            sc.betweenIterations();
+            sc.tearDown();
+            ScheduleOnlyBenchmark so = ScheduleOnlyBenchmark.smoke(p.id(), 1_000);
+            for (int i = 0; i < 1_000; i++) {
+                so.schedule();
+            }
+            so.tearDown();
+            ExpiryBenchmark ex = ExpiryBenchmark.smoke(p.id(), 2_000, 20);
+            ex.scheduleAndExpireAll();
+            ex.tearDown();
+            out.println("smoke: benchmarks ran on " + p.id());
+        }
+    }
+
+    /** One real JMH run through the generated code: the wheel benchmarks, in-process, a few milliseconds. */
+    public static List<JmhRuns.Row> jmh(PrintStream out) throws Exception {
+        List<JmhRuns.Row> rows = JmhRuns.runInProcess(new JmhRuns.Spec("WheelBenchmark.addCancel").param("pending", "1000")
+                .warmup(1, 20).measure(1, 20));
+        rows.addAll(JmhRuns.runInProcess(new JmhRuns.Spec("WheelBenchmark.advance").param("pending", "1000").warmup(1, 0).measure(1, 0)));
+        rows.addAll(JmhRuns.runInProcess(new JmhRuns.Spec("WheelBenchmark.add").param("pending", "1000").warmup(1, 0).measure(1, 0)));
+        rows.addAll(JmhRuns.runInProcess(new JmhRuns.Spec("WheelBenchmark.cancel").param("pending", "1000").warmup(1, 0).measure(1, 0)));
+        for (JmhRuns.Row r : rows) {
+            out.println("smoke: jmh " + r);
+        }
+        if (rows.size() != 8) {
+            throw new IllegalStateException("expected 8 JMH results (4 benchmarks x 2 wheels), got " + rows.size());
+        }
+        return rows;
+    }
+
+    /** The harnesses: lateness for every peer; those that start a JVM per measurement for two peers. */
+    public static void harnesses(List<Peer> peers, PrintStream out) throws Exception {
+        lateness(peers, out);
+        List<Peer> two = List.of(Peer.TIMEWHEEL, Peer.STPE);
+        memory(two, out);
+        idle(two, out);
+        threads(two, out);
+        agent(out);
+    }
+
+    public static void lateness(List<Peer> peers, PrintStream out) throws Exception {
+        Map<Peer, LatenessHarness.Result> r = LatenessHarness.run(peers, 1_000, 20, 1, out);
+        check(r.size() == peers.size(), "lateness: a result per peer");
+        Map<Peer, LoadedLatenessHarness.Result> loaded = LoadedLatenessHarness.run(peers, 1, 150, out);
+        check(loaded.size() == peers.size(), "lateness under load: a result per peer");
+    }
+
+    public static void memory(List<Peer> peers, PrintStream out) throws Exception {
+        Map<Peer, MemoryHarness.Result> r = MemoryHarness.run(peers, 1_000, out);
+        check(r.size() == peers.size(), "memory: a result per peer");
+    }
+
+    public static void idle(List<Peer> peers, PrintStream out) throws Exception {
+        Map<String, IdleHarness.Result> r = IdleHarness.run(peers, List.of(0, 1_000), 200, true, out);
+        check(r.size() == 2 * peers.size(), "idle: a result per peer and timer count");
+    }
+
+    public static void threads(List<Peer> peers, PrintStream out) throws Exception {
+        Map<Peer, int[]> r = ThreadsHarness.run(peers, out);
+        check(r.size() == peers.size(), "threads: a result per peer");
+    }
+
+    public static void agent(PrintStream out) throws Exception {
+        AgentHarness.run(null, 1, out); // "agent not built yet" until the agent module exists
+    }
+
+    private static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new IllegalStateException("smoke: " + what);
+        }
+    }
+
+    /** The report writer and the charts on made-up figures. */
+    public static void report(List<Peer> peers, Path dir, PrintStream out) throws Exception {
+        Figures f = new Figures(peers);
+        f.lateness = LatenessHarness.run(List.of(Peer.TIMEWHEEL), 200, 5, 1, out);
+        FullRun.charts(f, dir);
+        String md = Report.markdown(f, new String[] {"smoke"}, Machine.loadAverage(), Machine.loadAverage(), 0, false);
+        Files.writeString(dir.resolve("report.md"), md);
+        out.print(Headline.table(f).text());
+        out.print(Headline.targets(f).text());
+    }
+}
