@@ -309,8 +309,6 @@ class ScheduledTask<V> extends QueuedTask implements RunnableScheduledFuture<V> 
                 OUTCOME.setVolatile(this, null);
                 STATE.setRelease(this, INTERRUPTED);
             }
-        } else if (s != RUNNING) {
-            OUTCOME.setVolatile(this, null);
         }
         if (s == QUEUED || s == FILED) {
             owner.dequeued();
