@@ -30,8 +30,10 @@ import java.util.function.Consumer;
  * O(1), with no overflow list and no clamp.
  *
  * Invariants (between calls):
- *   I1  level 0: every entry in slot digit_0(C) has tick &lt;= tick(C); every other level-0 entry lies in
- *       the current level-1 window, in a later slot than C.
+ *   I1  level 0: every entry in slot digit_0(C) (the current slot) has tick &lt;= tick(C); every other
+ *       level-0 entry lies in the current level-1 window, in a later slot than C. The current slot is
+ *       sorted by (deadline, sequence) unless currentDirty says entries were appended to it since it was
+ *       last sorted (re-placed by advance, or already due when added); advance sorts it then, once.
  *   I2  level 0 &lt; k &lt; L-1: entries share C's digits above k and their digit k is greater than C's, so an
  *       occupied slot is always ahead of the clock (next occupied slot = lowest set bitmap bit).
  *   I3  top level: an entry's top prefix (t &gt;&gt;&gt; (tickShift + 6(L-1))) is ahead of C's.
@@ -50,8 +52,10 @@ import java.util.function.Consumer;
  * are detached whole and each of their entries is either moved to the expired list (deadline &lt;= N) or
  * placed again relative to N, which sends it to a lower level (a cascade) or, at the top, back to its
  * slot for another rotation. Placing an entry again is idempotent, so visiting a slot that holds valid
- * entries is harmless. The expired list is then sorted by (deadline, sequence) with an in-place merge
- * sort: the slot grid decides where entries wait, never when they fire, so none is handed out early and
+ * entries is harmless. The current level-0 slot is not rebuilt: it is sorted (once, when it becomes
+ * current or was appended to) and its due head is popped, so many advances within one tick cost only
+ * the entries they expire. The expired list is then sorted by (deadline, sequence) with an in-place
+ * merge sort: the slot grid decides where entries wait, never when they fire, so none is handed out early and
  * equal deadlines come out in insertion order whatever path they cascaded through.
  *
  * Deadlines are compared as differences (a - b &lt; 0), like System.nanoTime values, so the wheel works
@@ -87,6 +91,12 @@ public final class TimerWheel<E extends TimerEntry> {
     private final long[] occupied;
     private TimerEntry expiredHead, expiredTail;
     private int expiredSize;
+    /** True while advance is re-placing entries: the current slot is then appended to and sorted after. */
+    private boolean advancing;
+    /** Entries were appended unsorted to the current slot during this advance. */
+    private boolean currentDirty;
+    /** The tail of the list the last sortList call returned. */
+    private TimerEntry sortedTail;
     private long time;
     private int size;
     private int nextSequence;
@@ -190,18 +200,55 @@ public final class TimerWheel<E extends TimerEntry> {
         }
         time = now;
         boolean expiredSome = false;
-        for (int level = levels - 1; level >= 0; level--) {
-            long visit = slotsToVisit(level, from, now) & occupied[level];
-            while (visit != 0) {
-                int slot = Long.numberOfTrailingZeros(visit);
-                visit &= visit - 1;
-                expiredSome |= rebuildSlot((level << SLOT_BITS) | slot, now);
+        int current = digit(now, 0);
+        advancing = true;
+        currentDirty |= (from >>> tickShift) != (now >>> tickShift); // a slot that just became current is unsorted
+        try {
+            for (int level = levels - 1; level >= 0; level--) {
+                long visit = slotsToVisit(level, from, now) & occupied[level];
+                if (level == 0) {
+                    visit &= ~(1L << current); // the current slot is kept sorted: see below
+                }
+                while (visit != 0) {
+                    int slot = Long.numberOfTrailingZeros(visit);
+                    visit &= visit - 1;
+                    expiredSome |= rebuildSlot((level << SLOT_BITS) | slot, now);
+                }
             }
+        } finally {
+            advancing = false;
         }
+        // The current level-0 slot is kept sorted by (deadline, sequence): sorted once when it becomes
+        // current (or received a cascade), then every advance within the tick only pops its due head.
+        if (heads[current] != null) {
+            if (currentDirty) {
+                heads[current] = sortList(heads[current]);
+                tails[current] = sortedTail;
+            }
+            expiredSome |= expireDueHead(current, now);
+        }
+        currentDirty = false;
         if (expiredSome) {
             sortExpired();
         }
         return expiredSize;
+    }
+
+    /** Moves the due entries at the head of the sorted current slot to the expired list. */
+    private boolean expireDueHead(int index, long now) {
+        boolean expiredSome = false;
+        TimerEntry entry = heads[index];
+        while (entry != null && entry.deadline - now <= 0) {
+            TimerEntry next = entry.next;
+            unlinkFromSlot(entry, index);
+            appendExpired(entry);
+            expiredSome = true;
+            entry = next;
+        }
+        if (entry != null) {
+            slotMin[index] = entry.deadline; // exact: the slot is sorted
+        }
+        return expiredSome;
     }
 
     /**
@@ -302,7 +349,43 @@ public final class TimerWheel<E extends TimerEntry> {
                 index = (level << SLOT_BITS) | digit(deadline, level);
             }
         }
-        link(entry, index);
+        if (index != digit(time, 0)) {
+            link(entry, index);
+        } else if (advancing || currentDirty || deadline - time <= 0) {
+            // re-placed by advance, or already due: append, and the next advance sorts the slot once
+            link(entry, index);
+            currentDirty = true;
+        } else {
+            linkSorted(entry, index);
+        }
+    }
+
+    /**
+     * Links an entry that is not yet due into the sorted current slot, walking from the tail (new
+     * deadlines are usually the latest, so typically O(1)).
+     */
+    private void linkSorted(TimerEntry entry, int index) {
+        TimerEntry after = tails[index];
+        while (after != null && compare(after, entry) > 0) {
+            after = after.prev;
+        }
+        if (after == tails[index]) {
+            link(entry, index);
+            return;
+        }
+        TimerEntry before = after == null ? heads[index] : after.next;
+        entry.location = index;
+        entry.prev = after;
+        entry.next = before;
+        before.prev = entry;
+        if (after == null) {
+            heads[index] = entry;
+        } else {
+            after.next = entry;
+        }
+        if (entry.deadline - time < slotMin[index] - time) {
+            slotMin[index] = entry.deadline;
+        }
     }
 
     private int digit(long t, int level) {
@@ -430,12 +513,19 @@ public final class TimerWheel<E extends TimerEntry> {
         expiredSize--;
     }
 
-    /** Sorts the expired list by (deadline, sequence): bottom-up merge sort on the links, no allocation. */
+    /** Sorts the expired list by (deadline, sequence). */
     private void sortExpired() {
-        TimerEntry list = expiredHead;
-        if (isSorted(list)) {
-            return;
+        if (!isSorted(expiredHead)) {
+            expiredHead = sortList(expiredHead);
+            expiredTail = sortedTail;
         }
+    }
+
+    /**
+     * Sorts a non-empty list by (deadline, sequence): bottom-up merge sort on the links, stable, no
+     * allocation. Returns the head, fixes the prev links and leaves the tail in sortedTail.
+     */
+    private TimerEntry sortList(TimerEntry list) {
         for (int width = 1; ; width <<= 1) {
             TimerEntry p = list, tail = null;
             list = null;
@@ -483,11 +573,11 @@ public final class TimerWheel<E extends TimerEntry> {
             e.prev = prev;
             prev = e;
         }
-        expiredHead = list;
-        expiredTail = prev;
+        sortedTail = prev;
+        return list;
     }
 
-    private static boolean isSorted(TimerEntry list) {
+    private boolean isSorted(TimerEntry list) {
         for (TimerEntry e = list; e != null && e.next != null; e = e.next) {
             if (compare(e, e.next) > 0) {
                 return false;
@@ -496,10 +586,11 @@ public final class TimerWheel<E extends TimerEntry> {
         return true;
     }
 
-    private static int compare(TimerEntry a, TimerEntry b) {
-        long byDeadline = a.deadline - b.deadline;
-        if (byDeadline != 0) {
-            return byDeadline < 0 ? -1 : 1;
+    /** (deadline, sequence) order. Deadlines are compared relative to the wheel's time: see I6. */
+    private int compare(TimerEntry a, TimerEntry b) {
+        long da = a.deadline - time, db = b.deadline - time;
+        if (da != db) {
+            return da < db ? -1 : 1;
         }
         int bySequence = a.sequence - b.sequence;
         return bySequence < 0 ? -1 : (bySequence == 0 ? 0 : 1);
