@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static java.util.concurrent.TimeUnit.HOURS;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
@@ -260,14 +261,5 @@ class ManualClockExecutorTest {
         long tickThreads = Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().equals("timewheel-tick")).count();
         assertEquals(1, tickThreads);
-    }
-
-    private static final class AtomicLong extends java.util.concurrent.atomic.AtomicLong {
-        AtomicLong() {
-        }
-
-        AtomicLong(long initial) {
-            super(initial);
-        }
     }
 }
