@@ -130,7 +130,10 @@ abstract class TckTest {
         }
     }
 
-    /** Waits (without spinning, without Thread.sleep) until System.nanoTime() has passed {@code deadline}. */
+    /**
+     * Waits until System.nanoTime() has passed {@code deadline}: a wait for a condition (the real clock reaching
+     * an instant the differential tests need behind them, e.g. a task's trigger time), not a guessed delay.
+     */
     static void pauseUntil(long deadline) {
         CountDownLatch never = new CountDownLatch(1);
         long left;
