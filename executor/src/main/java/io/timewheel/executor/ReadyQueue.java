@@ -161,13 +161,14 @@ final class ReadyQueue {
         }
     }
 
-    /** Removes every task, handing each to {@code action}. Caller holds the lock. */
+    /**
+     * Removes every task, handing each to {@code action} in heap order (deadline, then arrival). Popping
+     * the heap rather than sorting a copy: the order is the heap's own, with no comparator over fields
+     * that other threads may change. Caller holds the lock.
+     */
     void drainLocked(Consumer<? super QueuedTask> action) {
-        QueuedTask[] drained = Arrays.copyOf(tasks, size);
-        Arrays.fill(tasks, 0, size, null);
-        size = 0;
-        Arrays.sort(drained, (a, b) -> Long.compare(a.deadline() - b.deadline(), 0));
-        for (QueuedTask task : drained) {
+        QueuedTask task;
+        while ((task = pollLocked()) != null) {
             action.accept(task);
         }
     }

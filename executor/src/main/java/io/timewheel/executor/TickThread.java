@@ -160,6 +160,9 @@ final class TickThread implements Runnable {
     public void run() {
         for (;;) {
             try {
+                // An interrupt from outside means nothing to this thread; left set, it would make every
+                // park return at once and the loop spin.
+                Thread.interrupted();
                 LOOPS.setOpaque(this, loops + 1);
                 for (int i = 0; i < served.size(); i++) {
                     WheelScheduledExecutorService executor = served.get(i);
@@ -395,12 +398,20 @@ final class TickThread implements Runnable {
     /**
      * Collects an executor's queued tasks (wheel and ready queue, at one instant of the tick thread), and
      * optionally takes them all out of the queue.
+     *
+     * The answer is ordered by (deadline, sequence) keys that the tick thread copies while it collects, at
+     * that one instant: the caller sorts after the tick thread has let go of the tasks, and by then a
+     * periodic task may have re-armed (its deadline changed), so sorting on the live fields would give an
+     * inconsistent comparator (TimSort then throws IllegalArgumentException). Keys are compared relative
+     * to the clock reading taken with them, which is a total order whatever their values.
      */
     static final class Snapshot extends Command {
         private final WheelScheduledExecutorService executor;
         private final boolean drain;
         private final CountDownLatch done = new CountDownLatch(1);
-        private final List<QueuedTask> tasks = new ArrayList<>();
+        /** Written by the tick thread before done.countDown(); read by the caller after await. */
+        private final List<Key> keys = new ArrayList<>();
+        private long base;
 
         Snapshot(WheelScheduledExecutorService executor, boolean drain) {
             super(true);
@@ -408,9 +419,30 @@ final class TickThread implements Runnable {
             this.drain = drain;
         }
 
+        /** How often a waiting caller checks that the tick thread is still there: 2^24 ns = 16.8 ms. */
+        private static final long DEAD_CHECK_NANOS = 1L << 24;
+
+        /** A task and its order key, copied by the tick thread at the snapshot's instant. Immutable. */
+        private static final class Key {
+            final QueuedTask task;
+            final long deadline;
+            final int sequence;
+
+            Key(QueuedTask task) {
+                this.task = task;
+                this.deadline = task.deadline();
+                this.sequence = task.sequence();
+            }
+        }
+
+        private void add(QueuedTask task) {
+            keys.add(new Key(task));
+        }
+
         @Override
         void run(TickThread tick) {
             try {
+                base = tick.clock.nanoTime();
                 ReadyQueue ready = executor.ready;
                 ready.lock.lock();
                 try {
@@ -420,23 +452,23 @@ final class TickThread implements Runnable {
                             if (!task.isQueued()) {
                                 wheel.remove(task);
                             } else if (!drain) {
-                                tasks.add(task);
+                                add(task);
                             } else if (task.tryRemove() != QueuedTask.NOT_REMOVED) {
                                 wheel.remove(task);
-                                tasks.add(task);
+                                add(task);
                             }
                         });
                     }
                     if (drain) {
                         ready.drainLocked(task -> {
                             if (task.tryRemove() != QueuedTask.NOT_REMOVED) {
-                                tasks.add(task);
+                                add(task);
                             }
                         });
                     } else {
                         ready.forEachLocked(task -> {
                             if (task.isQueued()) {
-                                tasks.add(task);
+                                add(task);
                             }
                         });
                     }
@@ -448,13 +480,23 @@ final class TickThread implements Runnable {
             }
         }
 
-        /** Waits for the tick thread's answer (uninterruptibly: monitoring calls do not throw it). */
-        List<QueuedTask> await() {
+        /**
+         * Waits for the tick thread's answer (uninterruptibly: monitoring calls do not throw it); returns
+         * the tasks earliest first by the keys copied at the snapshot's instant.
+         */
+        List<QueuedTask> await(TickThread tick) {
             boolean interrupted = false;
             for (;;) {
                 try {
-                    done.await();
-                    break;
+                    if (done.await(DEAD_CHECK_NANOS, java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                        break;
+                    }
+                    if (!tick.thread.isAlive()) {
+                        // A dedicated tick thread ends once its executor has terminated; a request that
+                        // reached its inbox after its last look is answered here: nobody owns the wheel now.
+                        run(tick);
+                        break;
+                    }
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
@@ -462,10 +504,15 @@ final class TickThread implements Runnable {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-            tasks.sort((a, b) -> {
-                long diff = a.deadline() - b.deadline();
-                return diff < 0 ? -1 : (diff > 0 ? 1 : Integer.compare(a.sequence(), b.sequence()));
+            long origin = base;
+            keys.sort((a, b) -> {
+                int byDeadline = Long.compare(a.deadline - origin, b.deadline - origin);
+                return byDeadline != 0 ? byDeadline : Integer.compare(a.sequence, b.sequence);
             });
+            List<QueuedTask> tasks = new ArrayList<>(keys.size());
+            for (Key key : keys) {
+                tasks.add(key.task);
+            }
             return tasks;
         }
     }

@@ -511,7 +511,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         }
         TickThread.Snapshot request = new TickThread.Snapshot(this, false);
         tick.command(request);
-        return request.await();
+        return request.await(tick);
     }
 
     /** Takes every queued entry out of the queue, earliest deadline first. */
@@ -521,7 +521,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         }
         TickThread.Snapshot request = new TickThread.Snapshot(this, true);
         tick.command(request);
-        return request.await();
+        return request.await(tick);
     }
 
     /** STPE's queue semantics for remove(Object): our own task by identity, anything else by equals. */

@@ -262,4 +262,58 @@ class ManualClockExecutorTest {
                 .filter(t -> t.getName().equals("timewheel-tick")).count();
         assertEquals(1, tickThreads);
     }
+
+    @Test
+    void interruptedTickThread_clearsTheInterrupt_andParksAgain() throws Exception {
+        start(0L, 1);
+        ScheduledFuture<?> f = executor.schedule(() -> { }, 1, HOURS);
+        sync();
+        TickThread tick = executor.tickThread();
+        for (int i = 0; i < 3; i++) {
+            tick.thread().interrupt();
+            // left set, the interrupt would make every park return at once: the thread would spin, never parked
+            await().atMost(Duration.ofSeconds(10)).until(() -> tick.parkState() == TickThread.PARKED_LONG
+                    && tick.thread().getState() == Thread.State.TIMED_WAITING);
+        }
+        assertFalse(tick.thread().isInterrupted());
+        clock.advance(1, HOURS);
+        sync();
+        await().atMost(Duration.ofSeconds(10)).until(f::isDone);
+    }
+
+    /** A scheduled future of a class the executor does not know, due at once. */
+    private static final class DueForeignTask extends java.util.concurrent.FutureTask<Void>
+            implements java.util.concurrent.RunnableScheduledFuture<Void> {
+        DueForeignTask() {
+            super(() -> { }, null);
+        }
+
+        @Override
+        public boolean isPeriodic() {
+            return false;
+        }
+
+        @Override
+        public long getDelay(java.util.concurrent.TimeUnit unit) {
+            return 0;
+        }
+
+        @Override
+        public int compareTo(java.util.concurrent.Delayed other) {
+            return 0;
+        }
+    }
+
+    @Test
+    void queueSnapshot_afterTheDedicatedTickThreadEnded_isAnsweredByTheCaller() throws Exception {
+        start(0L, 1);
+        Thread tick = executor.tickThread().thread();
+        executor.shutdownNow();
+        assertTrue(executor.awaitTermination(10, SECONDS));
+        tick.join(10_000);
+        assertFalse(tick.isAlive());
+        DueForeignTask due = new DueForeignTask();
+        assertTrue(executor.getQueue().offer(due)); // a queued task after the end: the snapshot must still answer
+        assertEquals(List.of(due), List.of(executor.getQueue().toArray()));
+    }
 }

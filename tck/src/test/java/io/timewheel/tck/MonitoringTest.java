@@ -379,4 +379,16 @@ class MonitoringTest extends TckTest {
         assertFalse(e.getQueue().contains(rejected));
         assertSameElements(List.of(kept), new ArrayList<>(e.getQueue()));
     }
+
+    @BothImpls
+    void queuePoll_withTheLongestTimeout_waitsForTheNextDueTask(Impl impl) throws Exception {
+        ScheduledThreadPoolExecutor e = executor(impl, 1);
+        Gate release = blockWorker(e);
+        ScheduledFuture<?> soon = e.schedule(() -> { }, 20, MILLISECONDS);
+        // Long.MAX_VALUE ns and a unit that saturates: the timeout must count down, not overflow a clock sum
+        assertSame(soon, e.getQueue().poll(Long.MAX_VALUE, java.util.concurrent.TimeUnit.NANOSECONDS));
+        ScheduledFuture<?> next = e.schedule(() -> { }, 20, MILLISECONDS);
+        assertSame(next, e.getQueue().poll(Long.MAX_VALUE, java.util.concurrent.TimeUnit.DAYS));
+        release.open();
+    }
 }
