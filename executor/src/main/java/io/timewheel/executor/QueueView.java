@@ -9,11 +9,10 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * What {@code getQueue()} returns: a live view of the executor's queue (inbox, wheel and ready heap), with
- * the operations of STPE's own queue.
+ * What {@code getQueue()} returns: a live view of the executor's TaskQueue (inbox, wheel and ready heap),
+ * with the operations of STPE's own queue.
  *
  * <p>Any thread. size and isEmpty are O(1) and exact at the instant they are read; contains is O(1) for
  * the executor's own tasks; iterator and toArray work on a snapshot taken by the tick thread (weakly
@@ -23,36 +22,36 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<Runnable> {
 
-    private final WheelScheduledExecutorService executor;
+    private final TaskQueue queue;
 
-    QueueView(WheelScheduledExecutorService executor) {
-        this.executor = executor;
+    QueueView(TaskQueue queue) {
+        this.queue = queue;
     }
 
     @Override
     public int size() {
-        return (int) Math.max(0L, Math.min(Integer.MAX_VALUE, executor.queuedCount()));
+        return queue.sizeAsInt();
     }
 
     @Override
     public boolean isEmpty() {
-        return executor.queuedCount() <= 0;
+        return queue.size() <= 0;
     }
 
     @Override
     public boolean contains(Object o) {
-        return executor.queueContains(o);
+        return queue.contains(o);
     }
 
     @Override
     public boolean remove(Object o) {
-        return executor.removeFromQueue(o);
+        return queue.remove(o);
     }
 
     private List<Runnable> tasks() {
-        List<QueuedTask> entries = executor.snapshot();
+        List<QueueEntry> entries = queue.collect(false);
         List<Runnable> tasks = new ArrayList<>(entries.size());
-        for (QueuedTask entry : entries) {
+        for (QueueEntry entry : entries) {
             tasks.add(entry.task());
         }
         return tasks;
@@ -94,7 +93,7 @@ final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<R
                 if (last < 0) {
                     throw new IllegalStateException();
                 }
-                executor.removeFromQueue(tasks.get(last));
+                queue.remove((Object) tasks.get(last));
                 last = -1;
             }
         };
@@ -108,7 +107,7 @@ final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<R
         if (r == null) {
             throw new NullPointerException();
         }
-        executor.offerToQueue((RunnableScheduledFuture<?>) r); // ClassCastException for others, as STPE
+        queue.offer((RunnableScheduledFuture<?>) r); // ClassCastException for others, as STPE
         return true;
     }
 
@@ -130,37 +129,21 @@ final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<R
     /** The earliest queued task, due or not, or null. */
     @Override
     public Runnable peek() {
-        List<QueuedTask> entries = executor.snapshot();
+        List<QueueEntry> entries = queue.collect(false);
         return entries.isEmpty() ? null : entries.get(0).task();
     }
 
     /** Takes the earliest due task out of the queue, or returns null if none is due. */
     @Override
     public Runnable poll() {
-        ReentrantLock lock = executor.ready.lock;
-        lock.lock();
-        try {
-            return pollLocked();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private Runnable pollLocked() {
-        QueuedTask entry;
-        while ((entry = executor.ready.pollDueLocked()) != null) {
-            if (entry.tryRemove() != QueuedTask.NOT_REMOVED) {
-                return entry.task();
-            }
-        }
-        return null;
+        return queue.pollDue();
     }
 
     @Override
     public Runnable take() throws InterruptedException {
         for (;;) {
-            QueuedTask entry = executor.ready.take(false, 0L);
-            if (entry != null && entry.tryRemove() != QueuedTask.NOT_REMOVED) {
+            QueueEntry entry = queue.take(false, 0L);
+            if (entry != null && entry.tryRemove() != QueueEntry.NOT_REMOVED) {
                 return entry.task();
             }
         }
@@ -171,11 +154,11 @@ final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<R
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         for (;;) {
             long remaining = deadline - System.nanoTime();
-            QueuedTask entry = executor.ready.take(true, remaining);
+            QueueEntry entry = queue.take(true, remaining);
             if (entry == null) {
                 return null;
             }
-            if (entry.tryRemove() != QueuedTask.NOT_REMOVED) {
+            if (entry.tryRemove() != QueueEntry.NOT_REMOVED) {
                 return entry.task();
             }
         }
@@ -195,16 +178,10 @@ final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<R
             throw new IllegalArgumentException();
         }
         int n = 0;
-        ReentrantLock lock = executor.ready.lock;
-        lock.lock();
-        try {
-            Runnable r;
-            while (n < maxElements && (r = pollLocked()) != null) {
-                c.add(r);
-                n++;
-            }
-        } finally {
-            lock.unlock();
+        Runnable r;
+        while (n < maxElements && (r = queue.pollDue()) != null) {
+            c.add(r);
+            n++;
         }
         return n;
     }

@@ -1,41 +1,46 @@
 package io.timewheel.executor;
 
+import io.timewheel.wheel.TimerWheel;
+
 import java.util.Arrays;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * The due and nearly due tasks of one executor, waiting for a worker: a binary min-heap on (deadline,
- * arrival), under one lock. Only tasks due within {@link #LEAD_NANOS} are here, so it stays small; the
- * later ones wait in the wheel, which is where the O(1) matters.
- *
- * <pre>
- * Implementation notes
- *
- * Producers: the tick thread (a batch of expired tasks, already in (deadline, sequence) order, under one
- * lock acquisition) and submitting threads (tasks due within the lead, which skip the wheel). Consumers:
- * the executor's workers, blocking in take. The heap orders by deadline so that a single worker runs
- * overdue tasks earliest first, as on STPE, and by arrival (a sequence assigned under the lock) so that
- * equal deadlines run in the order they became ready.
- *
- * The lead: the tick thread hands a task over up to LEAD_NANOS before its deadline, and the worker makes
- * the last, exact wait itself (leader/follower, as STPE's queue: one worker waits timed for the head, the
- * others untimed), so a task starts one timed wake-up after its deadline, as on STPE, not a tick-thread
- * wake-up plus a hand-off. A worker never takes a task before its deadline.
- *
- * Entries that left the queue another way (cancelled, removed) stay in the heap until a worker pops
- * and skips them: they are due within the lead, so that is soon. All fields are guarded by lock.
- * </pre>
+ * The tasks of one executor that are due or due within {@link #LEAD_NANOS}, waiting for a worker: a binary
+ * min-heap on (deadline, arrival). Any thread; its lock is private.
  */
 final class ReadyQueue {
+    /*
+     * Implementation notes
+     *
+     * Only entries due within LEAD_NANOS are here, so the heap stays small; the later ones wait in the
+     * wheel, which is where the O(1) matters.
+     *
+     * Producers: the tick thread (a batch of expired entries, already in (deadline, sequence) order, under
+     * one lock acquisition: pushExpired) and submitting threads (entries due within the lead, which skip the
+     * wheel: push). Consumers: the executor's workers, blocking in take, and getQueue()'s poll/drainTo.
+     * The heap orders by deadline, so that a single worker runs overdue tasks earliest first, as on STPE,
+     * and by arrival (a number assigned under the lock), so that equal deadlines run in the order they
+     * became ready. An entry's deadline does not change while it is in the heap: it is re-armed only after
+     * a worker popped it.
+     *
+     * The lead: the tick thread hands an entry over up to LEAD_NANOS before its deadline, and the worker
+     * makes the last, exact wait itself (leader/follower, as STPE's queue: one worker waits timed for the
+     * head, the others untimed), so a task starts one timed wake-up after its deadline, as on STPE, not a
+     * tick-thread wake-up plus a hand-off. A worker never takes an entry before its deadline.
+     *
+     * Entries that left the queue another way (cancelled, removed) stay in the heap until a worker pops
+     * and skips them: they are due within the lead, so that is soon. Every field is guarded by lock.
+     */
 
     /** How long before its deadline a task may be handed to the workers: 2^18 ns = 262 us. */
     static final long LEAD_NANOS = 1L << 18;
 
-    final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock lock = new ReentrantLock();
     private final Condition available = lock.newCondition();
-    private QueuedTask[] tasks = new QueuedTask[16];
+    private QueueEntry[] tasks = new QueueEntry[16];
     private long[] arrivals = new long[16];
     private int size;
     private long nextArrival;
@@ -48,7 +53,7 @@ final class ReadyQueue {
     }
 
     /** Adds a due task and wakes one waiting worker. Any thread. */
-    void push(QueuedTask task) {
+    void push(QueueEntry task) {
         lock.lock();
         try {
             pushLocked(task);
@@ -57,8 +62,31 @@ final class ReadyQueue {
         }
     }
 
-    /** Adds a task; caller holds the lock. */
-    void pushLocked(QueuedTask task) {
+    /**
+     * Tick thread: moves every expired entry of {@code wheel} that is still queued here, under one lock
+     * acquisition. If a push fails (out of memory), the entry goes back into the wheel, which hands it out
+     * again at its next advance: none is lost.
+     */
+    void pushExpired(TimerWheel<QueueEntry> wheel) {
+        lock.lock();
+        try {
+            QueueEntry entry;
+            while ((entry = wheel.poll()) != null) {
+                if (entry.tryUnfile()) {
+                    try {
+                        pushLocked(entry);
+                    } catch (Throwable t) {
+                        wheel.add(entry); // due: the next advance hands it out again
+                        throw t;
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void pushLocked(QueueEntry task) {
         if (size == tasks.length) {
             int capacity = size + (size >> 1);
             tasks = Arrays.copyOf(tasks, capacity);
@@ -71,14 +99,13 @@ final class ReadyQueue {
         available.signal();
     }
 
-    /** Removes the head, or returns null. Caller holds the lock. */
-    QueuedTask pollLocked() {
+    private QueueEntry pollLocked() {
         if (size == 0) {
             return null;
         }
-        QueuedTask head = tasks[0];
+        QueueEntry head = tasks[0];
         int last = --size;
-        QueuedTask moved = tasks[last];
+        QueueEntry moved = tasks[last];
         long movedArrival = arrivals[last];
         tasks[last] = null;
         if (last > 0) {
@@ -87,9 +114,14 @@ final class ReadyQueue {
         return head;
     }
 
-    /** Removes the head if its deadline has passed, else returns null. Caller holds the lock. */
-    QueuedTask pollDueLocked() {
-        return size > 0 && tasks[0].deadline() - clock.nanoTime() <= 0 ? pollLocked() : null;
+    /** Removes the head if its deadline has passed, else returns null. */
+    QueueEntry pollDue() {
+        lock.lock();
+        try {
+            return size > 0 && tasks[0].deadline() - clock.nanoTime() <= 0 ? pollLocked() : null;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -98,7 +130,7 @@ final class ReadyQueue {
      * @return the head, or null on timeout
      * @throws InterruptedException if interrupted while waiting
      */
-    QueuedTask take(boolean timed, long nanos) throws InterruptedException {
+    QueueEntry take(boolean timed, long nanos) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             for (;;) {
@@ -112,7 +144,7 @@ final class ReadyQueue {
                     }
                     continue;
                 }
-                QueuedTask head = tasks[0];
+                QueueEntry head = tasks[0];
                 if (!head.isQueued()) {
                     pollLocked(); // cancelled or removed meanwhile: drop it
                     continue;
@@ -154,44 +186,36 @@ final class ReadyQueue {
         }
     }
 
-    /** Calls {@code action} for each task in the heap. Caller holds the lock; the action must not modify it. */
-    void forEachLocked(Consumer<? super QueuedTask> action) {
-        for (int i = 0; i < size; i++) {
-            action.accept(tasks[i]);
+    /** Calls {@code action} for each entry in the heap, under the lock; the action must not come back here. */
+    void forEach(Consumer<? super QueueEntry> action) {
+        lock.lock();
+        try {
+            for (int i = 0; i < size; i++) {
+                action.accept(tasks[i]);
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
     /**
-     * Removes every task, handing each to {@code action} in heap order (deadline, then arrival). Popping
-     * the heap rather than sorting a copy: the order is the heap's own, with no comparator over fields
-     * that other threads may change. Caller holds the lock.
+     * Removes every entry, handing each to {@code action} in heap order (deadline, then arrival), under the
+     * lock. Popping the heap rather than sorting a copy: the order is the heap's own, with no comparator
+     * over fields that other threads may change.
      */
-    void drainLocked(Consumer<? super QueuedTask> action) {
-        QueuedTask task;
-        while ((task = pollLocked()) != null) {
-            action.accept(task);
-        }
-    }
-
-    /** Removes tasks that already left the queue (cancelled, removed). Caller holds the lock. */
-    void purgeLocked() {
-        int kept = 0;
-        QueuedTask[] all = Arrays.copyOf(tasks, size);
-        long[] allArrivals = Arrays.copyOf(arrivals, size);
-        Arrays.fill(tasks, 0, size, null);
-        size = 0;
-        for (int i = 0; i < all.length; i++) {
-            if (all[i].isQueued()) {
-                siftUp(size++, all[i], allArrivals[i]);
-                kept++;
+    void drain(Consumer<? super QueueEntry> action) {
+        lock.lock();
+        try {
+            QueueEntry entry;
+            while ((entry = pollLocked()) != null) {
+                action.accept(entry);
             }
-        }
-        if (kept > 0) {
-            available.signal();
+        } finally {
+            lock.unlock();
         }
     }
 
-    private void siftUp(int k, QueuedTask task, long arrival) {
+    private void siftUp(int k, QueueEntry task, long arrival) {
         while (k > 0) {
             int parent = (k - 1) >>> 1;
             if (!less(task, arrival, tasks[parent], arrivals[parent])) {
@@ -205,7 +229,7 @@ final class ReadyQueue {
         arrivals[k] = arrival;
     }
 
-    private void siftDown(int k, QueuedTask task, long arrival) {
+    private void siftDown(int k, QueueEntry task, long arrival) {
         int half = size >>> 1;
         while (k < half) {
             int child = 2 * k + 1;
@@ -224,7 +248,7 @@ final class ReadyQueue {
         arrivals[k] = arrival;
     }
 
-    private static boolean less(QueuedTask a, long arrivalA, QueuedTask b, long arrivalB) {
+    private static boolean less(QueueEntry a, long arrivalA, QueueEntry b, long arrivalB) {
         long diff = a.deadline() - b.deadline();
         return diff < 0 || (diff == 0 && arrivalA < arrivalB);
     }

@@ -14,50 +14,50 @@ import java.util.concurrent.locks.LockSupport;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 /**
- * A one-shot scheduled task: the future the caller holds, the runnable a worker runs, and the wheel
- * node, in one object. Cancel from any thread is one CAS plus, if the task was queued, an unlink request
- * to the tick thread: O(1), lock-free, and the task's memory is reclaimed as soon as the tick thread
- * reads the request, whatever the remove-on-cancel policy.
- *
- * <pre>
- * Implementation notes
- *
- * Future semantics are FutureTask's (same return values, interrupts, isDone/isCancelled, waiters);
- * the state word also records where the task is relative to the executor's queue, so that leaving the
- * queue and starting to run are decided by the same CAS.
- *
- * state (any thread, via CAS):
- *   IDLE         not queued and not started: new, rejected, wrapped by a decorator (whose holder is
- *                queued instead), or removed by remove()/shutdownNow(); Future: not done
- *   QUEUED       in the executor's queue, in the inbox or the ready heap; Future: not done
- *   FILED        in the executor's queue, in the wheel (the tick thread filed it)
- *   TAKEN        a worker took it off the queue and is about to run it
- *   RUNNING      run() in progress; outcome holds the runner thread
- *   COMPLETING   result being published
- *   NORMAL, EXCEPTIONAL, CANCELLED, INTERRUPTING, INTERRUPTED   as FutureTask
- * transitions:
- *   IDLE    -&gt; QUEUED | RUNNING | CANCELLED | INTERRUPTING
- *   QUEUED  -&gt; FILED (tick thread) | TAKEN | IDLE | RUNNING | CANCELLED | INTERRUPTING
- *   FILED   -&gt; QUEUED (tick thread: due) | IDLE | RUNNING | CANCELLED | INTERRUPTING
- *   TAKEN   -&gt; RUNNING | CANCELLED | INTERRUPTING
- *   RUNNING -&gt; COMPLETING -&gt; NORMAL | EXCEPTIONAL
- *   RUNNING -&gt; CANCELLED | INTERRUPTING -&gt; INTERRUPTED
- *   RUNNING -&gt; QUEUED | IDLE                (periodic re-arm, see PeriodicTask; IDLE when decorated)
- * QUEUED and FILED are "in the queue". The thread that puts the task into QUEUED has counted it in the
- * owner's queued count first; the thread whose CAS takes it out of QUEUED/FILED decrements the count, and
- * if it was FILED asks the tick thread to unlink it from the wheel (a task cancelled while still in the
- * inbox needs no request: the tick thread's QUEUED-to-FILED CAS fails and it drops the task).
- *
- * outcome: the runner thread while RUNNING (published before the runner re-checks the state, so a
- * cancel(true) either sees the thread or the runner sees the cancel and never calls the task), then
- * the result or the Throwable; cleared when cancelled.
- * callable: the Runnable or Callable; cleared once done so the task does not pin user objects.
- *
- * Layout with compressed oops: 12 header + 24 TimerEntry + 4 owner + 4 state + 4 callable + 4 outcome
- * + 4 waiters = 56 bytes per pending one-shot timer.
- * </pre>
+ * A one-shot scheduled task: the future the caller holds, the runnable a worker runs, and the queue entry
+ * (so the wheel node), in one object. Cancel from any thread is one CAS plus, if the tick thread had filed
+ * the task in the wheel, an Unlink command: O(1), lock-free, and the task's memory is reclaimed as soon as
+ * the tick thread reads the command, whatever the remove-on-cancel policy. Any thread.
  */
-class ScheduledTask<V> extends QueuedTask implements RunnableScheduledFuture<V> {
+class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> {
+    /*
+     * Implementation notes
+     *
+     * Future semantics are FutureTask's (same return values, interrupts, isDone/isCancelled, waiters); the
+     * state word also records where the task is relative to its queue, so that leaving the queue and
+     * starting to run are decided by the same CAS.
+     *
+     * state (any thread, via CAS):
+     *   IDLE         not queued and not started: new, rejected, wrapped by a decorator (whose holder is
+     *                queued instead), or removed by remove()/shutdownNow(); Future: not done
+     *   QUEUED       in the queue, in the inbox or the ready heap; Future: not done
+     *   FILED        in the queue, in the wheel (the tick thread filed it)
+     *   TAKEN        a worker took it off the queue and is about to run it
+     *   RUNNING      run() in progress; outcome holds the runner thread
+     *   COMPLETING   result being published
+     *   NORMAL, EXCEPTIONAL, CANCELLED, INTERRUPTING, INTERRUPTED   as FutureTask
+     * transitions:
+     *   IDLE    -> QUEUED | RUNNING | CANCELLED | INTERRUPTING
+     *   QUEUED  -> FILED (tick thread) | TAKEN | IDLE | RUNNING | CANCELLED | INTERRUPTING
+     *   FILED   -> QUEUED (tick thread: due) | TAKEN | IDLE | RUNNING | CANCELLED | INTERRUPTING
+     *   TAKEN   -> RUNNING | CANCELLED | INTERRUPTING
+     *   RUNNING -> COMPLETING -> NORMAL | EXCEPTIONAL
+     *   RUNNING -> CANCELLED | INTERRUPTING -> INTERRUPTED
+     *   RUNNING -> QUEUED | IDLE                (periodic re-arm, see PeriodicTask; IDLE when decorated)
+     * QUEUED and FILED are "in the queue". The thread that puts the task into QUEUED has counted it in its
+     * queue first (TaskQueue.add/readd); the thread whose CAS takes it out of QUEUED or FILED uncounts it
+     * (TaskQueue.dequeued), and only if it was FILED asks the tick thread to unlink it from the wheel (a task
+     * that leaves the queue while still QUEUED needs no command: in the inbox, the tick thread's QUEUED to
+     * FILED CAS fails and it drops the task; in the ready heap, a worker pops and skips it).
+     *
+     * outcome: the runner thread while RUNNING (published before the runner re-checks the state, so a
+     * cancel(true) either sees the thread or the runner sees the cancel and never calls the task), then
+     * the result or the Throwable; cleared when cancelled.
+     * callable: the Runnable or Callable; cleared once done so the task does not pin user objects.
+     *
+     * Layout with compressed oops: 12 header + 24 TimerEntry + 4 queue + 4 state + 4 callable + 4 outcome
+     * + 4 waiters = 56 bytes per pending one-shot timer.
+     */
 
     static final int IDLE = 0;
     static final int QUEUED = 1;
@@ -80,13 +80,13 @@ class ScheduledTask<V> extends QueuedTask implements RunnableScheduledFuture<V> 
     /** Treiber stack of threads waiting in get(). Any thread, via CAS. */
     private volatile WaitNode waiters;
 
-    ScheduledTask(WheelScheduledExecutorService owner, Object callable, long deadline) {
-        super(owner, deadline);
+    ScheduledTask(TaskQueue queue, Object callable, long deadline) {
+        super(queue, deadline);
         this.callable = callable;
     }
 
     // ---------------------------------------------------------------------------------------------
-    // Queue membership (QueuedTask)
+    // Queue membership (QueueEntry)
 
     @Override
     final Runnable task() {
@@ -113,7 +113,7 @@ class ScheduledTask<V> extends QueuedTask implements RunnableScheduledFuture<V> 
     final boolean tryTake() {
         for (int s; (s = state) == QUEUED || s == FILED; ) {
             if (STATE.compareAndSet(this, s, TAKEN)) {
-                owner.dequeued();
+                queue.dequeued();
                 return true;
             }
         }
@@ -124,7 +124,7 @@ class ScheduledTask<V> extends QueuedTask implements RunnableScheduledFuture<V> 
     final int tryRemove() {
         for (int s; (s = state) == QUEUED || s == FILED; ) {
             if (STATE.compareAndSet(this, s, IDLE)) {
-                owner.dequeued();
+                queue.dequeued();
                 return s == FILED ? REMOVED_FILED : REMOVED;
             }
         }
@@ -146,7 +146,7 @@ class ScheduledTask<V> extends QueuedTask implements RunnableScheduledFuture<V> 
 
     @Override
     public long getDelay(TimeUnit unit) {
-        return unit.convert(nextDeadline() - owner.nanoTime(), NANOSECONDS);
+        return unit.convert(nextDeadline() - queue.clock.nanoTime(), NANOSECONDS);
     }
 
     @Override
@@ -178,7 +178,7 @@ class ScheduledTask<V> extends QueuedTask implements RunnableScheduledFuture<V> 
 
     @Override
     public void run() {
-        if (!owner.canRunInCurrentRunState(this)) {
+        if (!executor().canRunInCurrentRunState(this)) {
             cancel(false);
             return;
         }
@@ -216,7 +216,7 @@ class ScheduledTask<V> extends QueuedTask implements RunnableScheduledFuture<V> 
             if (STATE.compareAndSet(this, s, RUNNING)) {
                 OUTCOME.setVolatile(this, Thread.currentThread());
                 if (s == QUEUED || s == FILED) {
-                    owner.dequeued();
+                    queue.dequeued();
                 }
                 return s;
             }
@@ -311,8 +311,8 @@ class ScheduledTask<V> extends QueuedTask implements RunnableScheduledFuture<V> 
             }
         }
         if (s == QUEUED || s == FILED) {
-            owner.dequeued();
-            owner.cancelled(this, s == FILED);
+            queue.dequeued();
+            executor().cancelled(this, s == FILED);
         }
         finishCompletion();
         return true;

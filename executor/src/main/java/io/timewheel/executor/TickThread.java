@@ -2,7 +2,6 @@ package io.timewheel.executor;
 
 import io.timewheel.wheel.TimerEntry;
 import io.timewheel.wheel.TimerInbox;
-import io.timewheel.wheel.TimerWheel;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -12,39 +11,44 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The paper's "hardware assist": the one thread that owns the wheels of the executors it serves. It
- * sleeps until the earliest deadline, moves due tasks to their executor's ready queue, wakes workers, and
- * never runs user code.
- *
- * <pre>
- * Implementation notes
- *
- * Ownership. Each served executor has one TimerWheel, created and touched only by this thread. Other
- * threads reach it only through the inbox (a lock-free MPSC queue): tasks to add, and Commands (unlink a
- * task, re-file a re-armed periodic task, take a snapshot of an executor's queue). The inbox is FIFO, so a
- * command about a task is always read after the task itself.
- *
- * Loop. drain the inbox; read the clock once; advance every wheel to now + LEAD_NANOS and hand its
- * expired tasks that are still queued to their executor (one ready-queue lock per executor per batch;
- * the workers make the last, exact wait, see ReadyQueue); compute the earliest nextDeadline over the
- * wheels; park until LEAD_NANOS before it. With nothing pending it parks with no timeout: no
- * periodic ticking, zero wake-ups while idle. An exception anywhere is reported through System.Logger and
- * the loop goes on; a task being handed over when it happened is put back in its wheel, so none is lost.
- *
- * Waking (parkState, wakeAt; written by this thread, read by producers):
- *   AWAKE         running the loop; producers do nothing more than offer.
- *   PARKED_SHORT  parked until wakeAt, which is at most DRAIN_NANOS away (either a deadline is that close,
- *                 or the last loop drained work, so more is probably coming and it will look again
- *                 soon): producers unpark only if their deadline is earlier than wakeAt.
- *   PARKED_LONG   parked until a far wakeAt, or indefinitely: the first producer CASes the state to AWAKE
- *                 and unparks, so an idle-to-busy transition costs one wake-up, and a burst of schedule or
- *                 cancel calls costs one wake-up per DRAIN_NANOS, however many calls it has.
- * Lost-wake-up freedom: this thread writes parkState (volatile) and then re-checks the inbox (volatile
- * tail); a producer appends (getAndSet on tail) and then reads parkState. Sequential consistency of
- * volatile accesses means one of the two sees the other.
- * </pre>
+ * The paper's "hardware assist": the one thread that owns the wheels of the task queues it serves. It
+ * sleeps until the earliest deadline, moves due tasks to their queue's ready heap (which wakes a worker),
+ * and never runs user code. Producer-side methods: any thread; the rest: this thread only.
  */
 final class TickThread implements Runnable {
+    /*
+     * Implementation notes
+     *
+     * Ownership. Each served TaskQueue has one TimerWheel, created and touched only by this thread, through
+     * the queue's ...OnTick methods; this thread touches nothing else of an executor. Other threads reach
+     * a wheel only through the inbox (a lock-free MPSC queue): entries to file, and Commands (unlink an
+     * entry, re-file a re-armed periodic task, collect a queue's entries). The inbox is FIFO, so a command
+     * about an entry is always read after the entry itself.
+     *
+     * Loop. for each served queue, note its earliest bound (beginDrainOnTick); drain the inbox (at most
+     * DRAIN_BATCH entries); read the clock once; for each served queue, hand every entry due by
+     * now + ReadyQueue.LEAD_NANOS to its ready heap and publish the queue's earliest bound (expireOnTick),
+     * and stop serving a queue whose executor has terminated and whose wheel is empty; park until LEAD_NANOS
+     * before the earliest next deadline. With nothing pending it parks with no timeout: no periodic ticking,
+     * zero wake-ups while idle. An exception anywhere is reported through System.Logger and the loop goes
+     * on; an entry being handed over when it happened is put back in its wheel, so none is lost. An
+     * interrupt from outside is cleared (it would make every park return at once).
+     *
+     * Waking (parkState, wakeAt; written by this thread, read by producers):
+     *   AWAKE         running the loop; producers do nothing more than offer.
+     *   PARKED_SHORT  parked until wakeAt, which is at most DRAIN_NANOS away (either a deadline is that close,
+     *                 or the last loop drained work, so more is probably coming and it will look again
+     *                 soon): producers unpark only if their deadline is earlier than wakeAt.
+     *   PARKED_LONG   parked until a far wakeAt, or indefinitely: the first producer CASes the state to AWAKE
+     *                 and unparks, so an idle-to-busy transition costs one wake-up, and a burst of schedule or
+     *                 cancel calls costs one wake-up per DRAIN_NANOS, however many calls it has.
+     * transitions: AWAKE -> PARKED_SHORT | PARKED_LONG (this thread, before parking);
+     *              PARKED_SHORT | PARKED_LONG -> AWAKE (this thread, after parking); PARKED_LONG -> AWAKE
+     *              (a producer's CAS, then unpark).
+     * Lost-wake-up freedom: this thread writes parkState (volatile) and then re-checks the inbox (volatile
+     * tail); a producer appends (getAndSet on tail) and then reads parkState. Sequential consistency of
+     * volatile accesses means one of the two sees the other.
+     */
 
     /** Bound on how long work offered to a busy tick thread waits to be read: 2^20 ns = 1.05 ms. */
     static final long DRAIN_NANOS = 1L << 20;
@@ -66,24 +70,26 @@ final class TickThread implements Runnable {
     final NanoClock clock;
     private final TimerInbox inbox = new TimerInbox();
     private final Thread thread;
-    /** Non-null for a dedicated tick thread: it ends once that executor has terminated. */
-    private final WheelScheduledExecutorService dedicatedTo;
+    /** Whether this thread serves one executor only, and ends once that executor has terminated. Immutable. */
+    private final boolean dedicated;
+    /** A dedicated thread's executor has terminated. Written by any thread (false to true), read by this one. */
+    private volatile boolean ownerTerminated;
 
     /** See the notes. Written by this thread, read (and CASed PARKED_LONG to AWAKE) by producers. */
     private volatile int parkState;
     /** When this thread wakes on its own while parked. Written by this thread before parkState. */
     private volatile long wakeAt;
 
-    /** The executors with a wheel. Tick thread only. */
-    private final List<WheelScheduledExecutorService> served = new ArrayList<>();
+    /** The queues with a wheel. Tick thread only. */
+    private final List<TaskQueue> served = new ArrayList<>();
     /** Sync requests read in this loop, answered after its expiry step. Tick thread only. */
     private final List<Sync> syncs = new ArrayList<>();
     /** Loop iterations so far (wake-ups and re-checks). Written by this thread only. */
     private volatile long loops;
 
-    private TickThread(NanoClock clock, String name, WheelScheduledExecutorService dedicatedTo) {
+    private TickThread(NanoClock clock, String name, boolean dedicated) {
         this.clock = clock;
-        this.dedicatedTo = dedicatedTo;
+        this.dedicated = dedicated;
         this.thread = new Thread(null, this, name, 0, false);
         thread.setDaemon(true);
         thread.setContextClassLoader(null); // runs no user code; must not pin an application's class loader
@@ -97,11 +103,11 @@ final class TickThread implements Runnable {
 
     /** A tick thread of the executor's own, which ends after the executor has terminated. */
     static TickThread dedicated(WheelScheduledExecutorService owner, NanoClock clock) {
-        return new TickThread(clock, "timewheel-tick-" + Integer.toHexString(System.identityHashCode(owner)), owner);
+        return new TickThread(clock, "timewheel-tick-" + Integer.toHexString(System.identityHashCode(owner)), true);
     }
 
     private static final class Shared {
-        static final TickThread INSTANCE = new TickThread(NanoClock.SYSTEM, "timewheel-tick", null);
+        static final TickThread INSTANCE = new TickThread(NanoClock.SYSTEM, "timewheel-tick", false);
     }
 
     Thread thread() {
@@ -111,8 +117,8 @@ final class TickThread implements Runnable {
     // ---------------------------------------------------------------------------------------------
     // Producer side: any thread
 
-    /** Hands a task with a future deadline to the tick thread. */
-    void schedule(QueuedTask task) {
+    /** Hands an entry with a future deadline to the tick thread. */
+    void schedule(QueueEntry task) {
         inbox.offer(task);
         signal(task.deadline());
     }
@@ -132,8 +138,14 @@ final class TickThread implements Runnable {
         }
     }
 
-    /** Wakes the tick thread whatever it is doing (used when an executor terminates). */
-    void wakeUp() {
+    /**
+     * A served queue's executor has terminated: wake up, so that its wheel is dropped once empty (and a
+     * dedicated thread ends).
+     */
+    void queueTerminated() {
+        if (dedicated) {
+            ownerTerminated = true;
+        }
         LockSupport.unpark(thread);
     }
 
@@ -165,8 +177,7 @@ final class TickThread implements Runnable {
                 Thread.interrupted();
                 LOOPS.setOpaque(this, loops + 1);
                 for (int i = 0; i < served.size(); i++) {
-                    WheelScheduledExecutorService executor = served.get(i);
-                    executor.pendingEarliestSeen = executor.pendingEarliestBeforeDrain();
+                    served.get(i).beginDrainOnTick();
                 }
                 int drained = drainInbox();
                 long now = clock.nanoTime();
@@ -175,7 +186,7 @@ final class TickThread implements Runnable {
                 if (drained == DRAIN_BATCH) {
                     continue; // more is waiting: read it before sleeping
                 }
-                if (dedicatedTo != null && served.isEmpty() && dedicatedTo.isTerminated() && inbox.isEmpty()) {
+                if (dedicated && ownerTerminated && served.isEmpty() && inbox.isEmpty()) {
                     return;
                 }
                 park(now, next, drained > 0);
@@ -192,8 +203,9 @@ final class TickThread implements Runnable {
         while (drained < DRAIN_BATCH && (entry = inbox.poll()) != null) {
             drained++;
             try {
-                if (entry instanceof QueuedTask) {
-                    file((QueuedTask) entry);
+                if (entry instanceof QueueEntry) {
+                    QueueEntry task = (QueueEntry) entry;
+                    serve(task.queue, task.queue.fileOnTick(task));
                 } else {
                     ((Command) entry).run(this);
                 }
@@ -204,50 +216,25 @@ final class TickThread implements Runnable {
         return drained;
     }
 
-    /** Adds a task to its executor's wheel if it is still queued, registering the executor on first use. */
-    void file(QueuedTask task) {
-        if (task.tryFile()) {
-            task.refreshDeadline();
-            wheelOf(task.owner).add(task);
+    /** Starts serving a queue that just got its wheel. */
+    private void serve(TaskQueue queue, boolean gotWheel) {
+        if (gotWheel) {
+            served.add(queue);
         }
-    }
-
-    TimerWheel<QueuedTask> wheelOf(WheelScheduledExecutorService executor) {
-        TimerWheel<QueuedTask> wheel = executor.wheel;
-        if (wheel == null) {
-            wheel = new TimerWheel<>(executor.tickNanos, clock.nanoTime());
-            executor.wheel = wheel;
-            executor.pendingEarliestSeen = executor.pendingEarliestBeforeDrain();
-            served.add(executor);
-        }
-        return wheel;
     }
 
     /** Advances every wheel to now, hands over what is due, and returns the earliest next deadline. */
     private long expire(long now) {
         long next = now + Long.MAX_VALUE;
         for (int i = served.size() - 1; i >= 0; i--) {
-            WheelScheduledExecutorService executor = served.get(i);
-            TimerWheel<QueuedTask> wheel = executor.wheel;
-            try {
-                if (wheel.advance(now + ReadyQueue.LEAD_NANOS) > 0) {
-                    handOver(executor, wheel);
-                }
-            } catch (Throwable t) {
-                report("expiring timers", t);
-            }
-            if (wheel.isEmpty()) {
-                executor.publishPendingEarliest(executor.pendingEarliestSeen, now + Long.MAX_VALUE);
-                if (executor.isTerminated()) {
-                    executor.wheel = null;
+            TaskQueue queue = served.get(i);
+            long candidate = queue.expireOnTick(now);
+            if (candidate - now == Long.MAX_VALUE) {
+                if (queue.retireOnTick()) {
                     served.remove(i);
                 }
-            } else {
-                long candidate = wheel.nextDeadline();
-                executor.publishPendingEarliest(executor.pendingEarliestSeen, candidate);
-                if (candidate - next < 0) {
-                    next = candidate;
-                }
+            } else if (candidate - next < 0) {
+                next = candidate;
             }
         }
         return next;
@@ -256,46 +243,25 @@ final class TickThread implements Runnable {
     private void answerSyncs() {
         for (int i = 0; i < syncs.size(); i++) {
             Sync sync = syncs.get(i);
-            TimerWheel<QueuedTask> wheel = sync.executor.wheel;
-            sync.wheelSize = wheel == null ? 0 : wheel.size();
+            sync.wheelSize = sync.queue.wheelSizeOnTick();
             sync.done.countDown();
         }
         syncs.clear();
     }
 
-    /** Loop iterations so far. Any thread. */
+    /** For tests only: loop iterations so far. Any thread. */
     long loops() {
         return loops;
     }
 
-    /** The park state: AWAKE, PARKED_SHORT or PARKED_LONG. Any thread. */
+    /** For tests only: the park state, AWAKE, PARKED_SHORT or PARKED_LONG. Any thread. */
     int parkState() {
         return parkState;
     }
 
-    /** When the thread will wake on its own, if parked. Any thread. */
+    /** For tests only: when the thread will wake on its own, if parked. Any thread. */
     long wakeAt() {
         return wakeAt;
-    }
-
-    private static void handOver(WheelScheduledExecutorService executor, TimerWheel<QueuedTask> wheel) {
-        ReadyQueue ready = executor.ready;
-        ready.lock.lock();
-        try {
-            QueuedTask task;
-            while ((task = wheel.poll()) != null) {
-                if (task.tryUnfile()) {
-                    try {
-                        ready.pushLocked(task);
-                    } catch (Throwable t) {
-                        wheel.add(task); // due: the next advance hands it out again
-                        throw t;
-                    }
-                }
-            }
-        } finally {
-            ready.lock.unlock();
-        }
     }
 
     private void park(long now, long next, boolean drained) {
@@ -330,7 +296,8 @@ final class TickThread implements Runnable {
         parkState = AWAKE;
     }
 
-    private static void report(String what, Throwable t) {
+    /** Reports an unexpected failure; never throws. */
+    static void report(String what, Throwable t) {
         try {
             LOG.log(System.Logger.Level.ERROR, "timewheel tick thread: unexpected failure in " + what
                     + "; the tick thread goes on", t);
@@ -354,50 +321,39 @@ final class TickThread implements Runnable {
         abstract void run(TickThread tick);
     }
 
-    /** Drops a task that left the queue from its wheel, so its memory goes at once. */
+    /** Drops an entry that left the queue from its wheel, so its memory goes at once. */
     static final class Unlink extends Command {
-        private final QueuedTask task;
+        private final QueueEntry entry;
 
-        Unlink(QueuedTask task) {
+        Unlink(QueueEntry entry) {
             super(false);
-            this.task = task;
+            this.entry = entry;
         }
 
         @Override
         void run(TickThread tick) {
-            TimerWheel<QueuedTask> wheel = task.owner.wheel;
-            if (wheel != null && task.isInWheel() && !task.isQueued()) {
-                wheel.remove(task);
-            }
+            entry.queue.unlinkOnTick(entry);
         }
     }
 
-    /** Files a re-armed periodic task again, wherever it is now (used when it was not run by a worker). */
+    /** Files a re-armed periodic entry again, wherever it is now (used when it was not run by a worker). */
     static final class Refile extends Command {
-        private final QueuedTask task;
+        private final QueueEntry entry;
 
-        Refile(QueuedTask task) {
+        Refile(QueueEntry entry) {
             super(false);
-            this.task = task;
+            this.entry = entry;
         }
 
         @Override
         void run(TickThread tick) {
-            TimerWheel<QueuedTask> wheel = task.owner.wheel;
-            boolean wasInWheel = wheel != null && task.isInWheel();
-            if (wasInWheel) {
-                wheel.remove(task); // filed at its previous time, or a stale entry from before the run
-            }
-            if (task.tryFile() || (wasInWheel && task.isQueued())) {
-                task.refreshDeadline();
-                tick.wheelOf(task.owner).add(task);
-            }
+            tick.serve(entry.queue, entry.queue.refileOnTick(entry));
         }
     }
 
     /**
-     * Collects an executor's queued tasks (wheel and ready queue, at one instant of the tick thread), and
-     * optionally takes them all out of the queue.
+     * Collects a queue's entries (wheel and ready heap, at one instant of the tick thread), and optionally
+     * takes them all out of the queue.
      *
      * The answer is ordered by (deadline, sequence) keys that the tick thread copies while it collects, at
      * that one instant: the caller sorts after the tick thread has let go of the tasks, and by then a
@@ -406,16 +362,16 @@ final class TickThread implements Runnable {
      * to the clock reading taken with them, which is a total order whatever their values.
      */
     static final class Snapshot extends Command {
-        private final WheelScheduledExecutorService executor;
+        private final TaskQueue queue;
         private final boolean drain;
         private final CountDownLatch done = new CountDownLatch(1);
         /** Written by the tick thread before done.countDown(); read by the caller after await. */
         private final List<Key> keys = new ArrayList<>();
         private long base;
 
-        Snapshot(WheelScheduledExecutorService executor, boolean drain) {
+        Snapshot(TaskQueue queue, boolean drain) {
             super(true);
-            this.executor = executor;
+            this.queue = queue;
             this.drain = drain;
         }
 
@@ -424,18 +380,18 @@ final class TickThread implements Runnable {
 
         /** A task and its order key, copied by the tick thread at the snapshot's instant. Immutable. */
         private static final class Key {
-            final QueuedTask task;
+            final QueueEntry task;
             final long deadline;
             final int sequence;
 
-            Key(QueuedTask task) {
+            Key(QueueEntry task) {
                 this.task = task;
                 this.deadline = task.deadline();
                 this.sequence = task.sequence();
             }
         }
 
-        private void add(QueuedTask task) {
+        private void add(QueueEntry task) {
             keys.add(new Key(task));
         }
 
@@ -443,38 +399,7 @@ final class TickThread implements Runnable {
         void run(TickThread tick) {
             try {
                 base = tick.clock.nanoTime();
-                ReadyQueue ready = executor.ready;
-                ready.lock.lock();
-                try {
-                    TimerWheel<QueuedTask> wheel = executor.wheel;
-                    if (wheel != null) {
-                        wheel.forEach(task -> {
-                            if (!task.isQueued()) {
-                                wheel.remove(task);
-                            } else if (!drain) {
-                                add(task);
-                            } else if (task.tryRemove() != QueuedTask.NOT_REMOVED) {
-                                wheel.remove(task);
-                                add(task);
-                            }
-                        });
-                    }
-                    if (drain) {
-                        ready.drainLocked(task -> {
-                            if (task.tryRemove() != QueuedTask.NOT_REMOVED) {
-                                add(task);
-                            }
-                        });
-                    } else {
-                        ready.forEachLocked(task -> {
-                            if (task.isQueued()) {
-                                add(task);
-                            }
-                        });
-                    }
-                } finally {
-                    ready.lock.unlock();
-                }
+                queue.collectOnTick(drain, this::add);
             } finally {
                 done.countDown();
             }
@@ -484,7 +409,7 @@ final class TickThread implements Runnable {
          * Waits for the tick thread's answer (uninterruptibly: monitoring calls do not throw it); returns
          * the tasks earliest first by the keys copied at the snapshot's instant.
          */
-        List<QueuedTask> await(TickThread tick) {
+        List<QueueEntry> await(TickThread tick) {
             boolean interrupted = false;
             for (;;) {
                 try {
@@ -509,7 +434,7 @@ final class TickThread implements Runnable {
                 int byDeadline = Long.compare(a.deadline - origin, b.deadline - origin);
                 return byDeadline != 0 ? byDeadline : Integer.compare(a.sequence, b.sequence);
             });
-            List<QueuedTask> tasks = new ArrayList<>(keys.size());
+            List<QueueEntry> tasks = new ArrayList<>(keys.size());
             for (Key key : keys) {
                 tasks.add(key.task);
             }
@@ -518,17 +443,17 @@ final class TickThread implements Runnable {
     }
 
     /**
-     * Test hook: answered after the tick thread has read everything queued before it, read the clock and
+     * For tests only: answered after the tick thread has read everything queued before it, read the clock and
      * handed every task due at that time to its executor's ready queue.
      */
     static final class Sync extends Command {
-        private final WheelScheduledExecutorService executor;
+        private final TaskQueue queue;
         private final CountDownLatch done = new CountDownLatch(1);
         private volatile int wheelSize;
 
-        Sync(WheelScheduledExecutorService executor) {
+        Sync(TaskQueue queue) {
             super(true);
-            this.executor = executor;
+            this.queue = queue;
         }
 
         @Override

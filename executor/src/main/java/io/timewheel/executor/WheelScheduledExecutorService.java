@@ -3,7 +3,6 @@ package io.timewheel.executor;
 import io.timewheel.wheel.TimerWheel;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
@@ -16,11 +15,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.AbstractQueuedSynchronizer;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
@@ -31,76 +25,51 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
  * policy and hook behaves as STPE documents (see the README for the known differences).
  *
  * <p>Thread safety: every public method may be called from any thread, as on STPE.
- *
- * <pre>
- * Implementation notes
- *
- * It extends STPE so that every cast, instanceof and STPE-specific call keeps working, but it never uses
- * STPE's queue or workers: every public method is overridden. The inherited fields serve only as storage
- * for the configuration (core size, keep-alive, policies, factory, handler), set through the inherited
- * setters so that their argument checks and exceptions are exactly STPE's; those setters only poke at
- * STPE's own (empty, idle) machinery, which never starts a thread.
- *
- * Engine:
- *   tick thread   owns this executor's TimerWheel (field wheel: tick thread only); see TickThread.
- *   ready         the due tasks, a heap under its own lock; workers block on it.
- *   workers       our own pool, with ThreadPoolExecutor's semantics: ctl packs the run state and the
- *                 worker count; workers, largestPoolSize, completedTaskCount are guarded by mainLock.
- *   queued        how many tasks are in the queue (inbox + wheel + ready), counted by whoever puts a task
- *                 into the QUEUED state and uncounted by whoever takes it out (see QueuedTask); it is
- *                 what "the queue is empty" means for termination and for the workers' exit rule.
- * A task with a future deadline goes to the tick thread's inbox; one that is already due goes straight
- * to ready. When it falls due, the tick thread moves it to ready and signals a worker.
- *
- * Run state (ctl high bits): RUNNING -&gt; SHUTDOWN -&gt; STOP -&gt; TIDYING -&gt; TERMINATED, as in
- * ThreadPoolExecutor; SHUTDOWN may go straight to TIDYING, terminated() runs once, in TIDYING.
- * </pre>
  */
 public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
+    /*
+     * Implementation notes
+     *
+     * It extends STPE so that every cast, instanceof and STPE-specific call keeps working, but it never uses
+     * STPE's queue or workers: it overrides every method that touches the queue, the workers or the run
+     * state. The inherited fields serve only as storage for the configuration (core size, keep-alive,
+     * policies, factory, handler), set through the inherited setters so that their argument checks and
+     * exceptions are exactly STPE's; those setters only poke at ThreadPoolExecutor's own (empty, idle)
+     * machinery, which never starts a thread. Methods that only read or store configuration, invokeAll,
+     * invokeAny, close and the hooks are inherited as they are.
+     *
+     * As in the JDK, three classes share the work (one package; package-private access holds it together):
+     *   this class   STPE's role: constructors, schedule*, execute and submit, delayedExecute,
+     *                reExecutePeriodic, the shutdown policies (onShutdown), remove, purge, getQueue, and the
+     *                configuration setters, which store and then tell the pool.
+     *   WorkerPool   ThreadPoolExecutor's role: run state, workers, getTask, termination, the counters.
+     *   TaskQueue    DelayedWorkQueue's role: the queued count, where each task waits (the tick thread's
+     *                wheel, or the ready heap), remove, contains, collect. The tick thread (TickThread)
+     *                serves a list of task queues and touches nothing else of an executor.
+     * Data flows one way: this class -> TaskQueue -> (TickThread -> wheel ->) ReadyQueue -> WorkerPool's
+     * workers, which run the task and, for a periodic one, come back here (reExecutePeriodic).
+     *
+     * Self-use is the JDK's: the pool reads the core size, maximum size, keep-alive and core time-out as
+     * ThreadPoolExecutor reads its fields (xxxField(): the inherited getters, called non-virtually), the
+     * rejection handler as TPE's reject reads its field, the thread factory through the virtual
+     * getThreadFactory() as TPE's Worker does; canRunInCurrentRunState calls isShutdown() and onShutdown
+     * calls the policy getters virtually, as STPE does.
+     *
+     * Delays are capped at MAX_NANOS, as the JDK does since 9 (DelayScheduler) and in triggerTime, so that
+     * deadline differences never overflow.
+     */
 
     /** Delays are capped at 2^62 ns (146 years), as the JDK does, so deadline differences never overflow. */
     private static final long MAX_NANOS = (Long.MAX_VALUE >>> 1) - 1;
 
-    // ctl: run state in the high 3 bits, worker count in the low 29
-    private static final int COUNT_BITS = Integer.SIZE - 3;
-    private static final int COUNT_MASK = (1 << COUNT_BITS) - 1;
-    private static final int RUNNING = -1 << COUNT_BITS;
-    private static final int SHUTDOWN = 0;
-    private static final int STOP = 1 << COUNT_BITS;
-    private static final int TIDYING = 2 << COUNT_BITS;
-    private static final int TERMINATED = 3 << COUNT_BITS;
-
-    /** Run state and worker count. Any thread, via CAS. */
-    private final AtomicInteger ctl = new AtomicInteger(RUNNING);
-    private final ReentrantLock mainLock = new ReentrantLock();
-    private final Condition termination = mainLock.newCondition();
-    /** Guarded by mainLock. */
-    private final HashSet<Worker> workers = new HashSet<>();
-    /** Guarded by mainLock. */
-    private int largestPoolSize;
-    /** Tasks completed by workers that have exited. Guarded by mainLock. */
-    private long completedTaskCount;
-
-    /** Tasks in the queue. Any thread; see the notes. */
-    private final AtomicLong queued = new AtomicLong();
-    /**
-     * A time at or before the deadline of every task of ours that the tick thread holds (inbox or wheel)
-     * and has not handed over. Producers lower it (CAS) after offering; the tick thread raises it after
-     * each hand-over, by CAS from the value it read before draining. A task due within the lead skips the
-     * wheel only if it is due strictly before this: so a task never overtakes an earlier or equal one
-     * that a late tick thread still holds.
-     */
-    private volatile long pendingEarliest;
-    /** The value of pendingEarliest the tick thread read before its last drain. Tick thread only. */
-    long pendingEarliestSeen;
-    final ReadyQueue ready;
-    private final QueueView queueView = new QueueView(this);
-
+    /** The time source. Immutable. */
     final NanoClock clock;
-    final long tickNanos;
-    private final TickThread tick;
-    /** This executor's wheel. Tick thread only. */
-    TimerWheel<QueuedTask> wheel;
+    /** The queue (DelayedWorkQueue's role). Immutable. */
+    final TaskQueue queue;
+    /** The workers and the run state (ThreadPoolExecutor's role). Immutable. */
+    private final WorkerPool pool;
+    /** What getQueue() returns. Immutable. */
+    private final QueueView queueView;
 
     /**
      * Creates an executor with the given core pool size, as {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int)}.
@@ -152,12 +121,12 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
                                           RejectedExecutionHandler handler, Builder options) {
         super(corePoolSize, threadFactory, handler);
         this.clock = options.clock;
-        this.ready = new ReadyQueue(options.clock);
-        this.pendingEarliest = options.clock.nanoTime() + Long.MAX_VALUE;
-        this.tickNanos = options.tickNanos;
-        this.tick = options.dedicatedTickThread || options.clock != NanoClock.SYSTEM
+        TickThread tick = options.dedicatedTickThread || options.clock != NanoClock.SYSTEM
                 ? TickThread.dedicated(this, options.clock)
                 : TickThread.shared();
+        this.queue = new TaskQueue(this, options.clock, tick, options.tickNanos);
+        this.pool = new WorkerPool(this, queue);
+        this.queueView = new QueueView(queue);
     }
 
     /** A builder for an executor with wheel options. */
@@ -219,7 +188,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             return this;
         }
 
-        /** Test hook: the time source (implies a dedicated tick thread). */
+        /** For tests only: the time source (implies a dedicated tick thread). */
         Builder clock(NanoClock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
@@ -264,7 +233,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             throw new NullPointerException();
         }
         long now = clock.nanoTime();
-        ScheduledTask<Void> task = new ScheduledTask<>(this, command, now + delayNanos(delay, unit));
+        ScheduledTask<Void> task = new ScheduledTask<>(queue, command, now + delayNanos(delay, unit));
         RunnableScheduledFuture<Void> decorated = decorateTask(command, task);
         delayedExecute(decorated, task, now);
         return decorated;
@@ -276,7 +245,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             throw new NullPointerException();
         }
         long now = clock.nanoTime();
-        ScheduledTask<V> task = new ScheduledTask<>(this, callable, now + delayNanos(delay, unit));
+        ScheduledTask<V> task = new ScheduledTask<>(queue, callable, now + delayNanos(delay, unit));
         RunnableScheduledFuture<V> decorated = decorateTask(callable, task);
         delayedExecute(decorated, task, now);
         return decorated;
@@ -306,7 +275,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelay, TimeUnit unit, long period) {
         long now = clock.nanoTime();
-        PeriodicTask<Void> task = new PeriodicTask<>(this, command, now + delayNanos(initialDelay, unit), period);
+        PeriodicTask<Void> task = new PeriodicTask<>(queue, command, now + delayNanos(initialDelay, unit), period);
         RunnableScheduledFuture<Void> decorated = decorateTask(command, task);
         task.outerTask = decorated;
         delayedExecute(decorated, task, now);
@@ -339,227 +308,86 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             reject(task);
             return;
         }
-        QueuedTask entry = enqueue(task, inner, now);
-        if (!canRunInCurrentRunState(task) && removeEntry(entry)) {
-            task.cancel(false);
-            tryTerminate(); // as STPE's remove(task): a racing shutdown may be waiting for this task to go
+        QueueEntry entry;
+        if (task == inner) {
+            queue.add(inner, now);
+            entry = inner;
+        } else if (task != null) {
+            entry = queue.addDecorated(task, now);
         } else {
-            ensurePrestart();
-        }
-    }
-
-    /** Puts a task into the queue: its own entry if it is ours, else a holder for the decorated object. */
-    private QueuedTask enqueue(RunnableScheduledFuture<?> task, ScheduledTask<?> inner, long now) {
-        if (task == null) {
             throw new NullPointerException(); // decorateTask returned null: STPE's queue refuses it too
         }
-        QueuedTask entry;
-        queued.incrementAndGet();
-        if (task == inner) {
-            inner.markQueued();
-            entry = inner;
+        if (!canRunInCurrentRunState(task) && queue.remove(entry)) {
+            task.cancel(false);
+            pool.tryTerminate(); // as STPE's remove(task): a racing shutdown may be waiting for this task to go
         } else {
-            entry = foreign(task);
+            pool.ensurePrestart();
         }
-        dispatch(entry, now);
-        return entry;
-    }
-
-    private ForeignTask foreign(RunnableScheduledFuture<?> task) {
-        return new ForeignTask(this, task, triggerTime(Math.max(0L, task.getDelay(NANOSECONDS))));
-    }
-
-    /**
-     * Sends a queued entry where it waits: the ready queue if due within the lead at {@code now} (the
-     * workers make the last, exact wait), else the tick thread.
-     */
-    private void dispatch(QueuedTask entry, long now) {
-        long deadline = entry.nextDeadline();
-        if (deadline - now <= ReadyQueue.LEAD_NANOS && deadline - pendingEarliest < 0) {
-            entry.refreshDeadline();
-            ready.push(entry);
-        } else {
-            // Later than the lead, or the tick thread still holds an earlier or equal deadline of ours
-            // (it is running late): it must hand that one over first, so this one goes through it too.
-            tick.schedule(entry);
-            lowerPendingEarliest(deadline);
-        }
-    }
-
-    /** After an entry was offered to the tick thread: keeps pendingEarliest a lower bound. Any thread. */
-    private void lowerPendingEarliest(long deadline) {
-        for (long seen = pendingEarliest; deadline - seen < 0; seen = pendingEarliest) {
-            if (PENDING_EARLIEST.compareAndSet(this, seen, deadline)) {
-                return;
-            }
-        }
-    }
-
-    /** Tick thread: reads pendingEarliest before it drains the inbox. */
-    long pendingEarliestBeforeDrain() {
-        return pendingEarliest;
-    }
-
-    /**
-     * Tick thread, after handing over what is due: publishes its wheel's next deadline, unless a producer
-     * lowered the bound since {@code seen} was read (then the lower value stays, which is conservative).
-     */
-    void publishPendingEarliest(long seen, long nextDeadline) {
-        PENDING_EARLIEST.compareAndSet(this, seen, nextDeadline);
     }
 
     /** After a periodic run: STPE's reExecutePeriodic. {@code viaWorker}: taken off the queue by a worker. */
     void reExecutePeriodic(PeriodicTask<?> task, boolean viaWorker) {
         RunnableScheduledFuture<?> outer = task.outerTask;
         if (canRunInCurrentRunState(outer)) {
-            QueuedTask entry;
-            queued.incrementAndGet();
+            QueueEntry entry;
             if (outer == task) {
-                if (!task.rearm(true)) {
-                    queued.decrementAndGet(); // cancelled while running: nothing to re-queue
-                    return;
+                if (!queue.readd(task, viaWorker)) {
+                    return; // cancelled while running: nothing to re-queue
                 }
                 entry = task;
-                if (viaWorker) {
-                    dispatch(entry, clock.nanoTime());
-                } else {
-                    tick.command(new TickThread.Refile(entry)); // it may still be in the inbox or the wheel
-                    lowerPendingEarliest(task.nextDeadline());
-                }
             } else {
-                if (!task.rearm(false)) {
-                    queued.decrementAndGet();
+                entry = queue.readdDecorated(task, outer);
+                if (entry == null) {
                     return;
                 }
-                entry = foreign(outer);
-                dispatch(entry, clock.nanoTime());
             }
-            if (canRunInCurrentRunState(outer) || !removeEntry(entry)) {
-                ensurePrestart();
+            if (canRunInCurrentRunState(outer) || !queue.remove(entry)) {
+                pool.ensurePrestart();
                 return;
             }
-            tryTerminate();
+            pool.tryTerminate();
         }
         outer.cancel(false);
     }
 
-    /** STPE's canRunInCurrentRunState. */
+    /** STPE's canRunInCurrentRunState: isShutdown() virtually, the policies as fields. */
     boolean canRunInCurrentRunState(RunnableScheduledFuture<?> task) {
-        int c = ctl.get();
-        if (isRunning(c)) {
+        if (!isShutdown()) {
             return true;
         }
-        if (runStateAtLeast(c, STOP)) {
+        if (pool.isStopped()) {
             return false;
         }
         return task.isPeriodic()
-                ? getContinueExistingPeriodicTasksAfterShutdownPolicy()
-                : (getExecuteExistingDelayedTasksAfterShutdownPolicy() || task.getDelay(NANOSECONDS) <= 0);
+                ? super.getContinueExistingPeriodicTasksAfterShutdownPolicy()
+                : (super.getExecuteExistingDelayedTasksAfterShutdownPolicy() || task.getDelay(NANOSECONDS) <= 0);
     }
 
+    /** TPE's reject: the handler as TPE reads its field. */
     private void reject(RunnableScheduledFuture<?> task) {
-        getRejectedExecutionHandler().rejectedExecution(task, this);
-    }
-
-    /** Counts an entry out of the queue. Called by whoever took it out of QUEUED. */
-    void dequeued() {
-        queued.decrementAndGet();
+        super.getRejectedExecutionHandler().rejectedExecution(task, this);
     }
 
     /**
      * A queued task of ours was cancelled: if the tick thread had filed it, its memory goes now, not at its
-     * deadline, whatever the remove-on-cancel policy.
+     * deadline, whatever the remove-on-cancel policy; after shutdown, termination may be waiting for it.
      */
-    void cancelled(QueuedTask task, boolean wasFiled) {
+    void cancelled(QueueEntry task, boolean wasFiled) {
         if (wasFiled) {
-            unlink(task);
+            queue.unlink(task);
         }
-        if (!isRunning(ctl.get())) {
-            tryTerminate();
+        if (!pool.isRunning()) {
+            pool.tryTerminate();
         }
     }
 
-    /** Asks the tick thread to drop an entry that left the queue from the wheel. */
-    private void unlink(QueuedTask entry) {
-        tick.command(new TickThread.Unlink(entry));
-    }
-
-    /** Takes an entry out of the queue without running it. */
-    boolean removeEntry(QueuedTask entry) {
-        int removed = entry.tryRemove();
-        if (removed == QueuedTask.REMOVED_FILED) {
-            unlink(entry);
-        }
-        return removed != QueuedTask.NOT_REMOVED;
+    /** The tick thread this executor's queue is served by. */
+    TickThread tickThread() {
+        return queue.tickThread();
     }
 
     // =============================================================================================
     // The queue
-
-    TickThread tickThread() {
-        return tick;
-    }
-
-    long queuedCount() {
-        return queued.get();
-    }
-
-    /** The queued entries, at one instant of the tick thread, earliest deadline first. */
-    List<QueuedTask> snapshot() {
-        if (queued.get() <= 0) {
-            return new ArrayList<>();
-        }
-        TickThread.Snapshot request = new TickThread.Snapshot(this, false);
-        tick.command(request);
-        return request.await(tick);
-    }
-
-    /** Takes every queued entry out of the queue, earliest deadline first. */
-    private List<QueuedTask> drainQueue() {
-        if (queued.get() <= 0) {
-            return new ArrayList<>();
-        }
-        TickThread.Snapshot request = new TickThread.Snapshot(this, true);
-        tick.command(request);
-        return request.await(tick);
-    }
-
-    /** STPE's queue semantics for remove(Object): our own task by identity, anything else by equals. */
-    boolean removeFromQueue(Object o) {
-        if (o == null) {
-            return false;
-        }
-        if (o instanceof QueuedTask && ((QueuedTask) o).owner == this) {
-            return removeEntry((QueuedTask) o);
-        }
-        for (QueuedTask entry : snapshot()) {
-            if (entry instanceof ForeignTask && o.equals(entry.task()) && removeEntry(entry)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    boolean queueContains(Object o) {
-        if (o instanceof QueuedTask && ((QueuedTask) o).owner == this) {
-            return ((QueuedTask) o).isQueued();
-        }
-        if (o == null) {
-            return false;
-        }
-        for (QueuedTask entry : snapshot()) {
-            if (o.equals(entry.task())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Adds a foreign scheduled future offered through {@code getQueue()}, as STPE's queue would. */
-    void offerToQueue(RunnableScheduledFuture<?> task) {
-        queued.incrementAndGet();
-        dispatch(foreign(task), clock.nanoTime());
-    }
 
     /**
      * Returns the task queue: a live view of every task not yet started, delayed and due. Its size is
@@ -573,20 +401,20 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     @Override
     public boolean remove(Runnable task) {
-        boolean removed = removeFromQueue(task);
-        tryTerminate();
+        boolean removed = queue.remove((Object) task);
+        pool.tryTerminate();
         return removed;
     }
 
     @Override
     public void purge() {
-        for (QueuedTask entry : snapshot()) {
+        for (QueueEntry entry : queue.collect(false)) {
             Runnable r = entry.task();
             if (r instanceof Future<?> && ((Future<?>) r).isCancelled()) {
-                removeEntry(entry);
+                queue.remove(entry);
             }
         }
-        tryTerminate();
+        pool.tryTerminate();
     }
 
     // =============================================================================================
@@ -601,11 +429,6 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     }
 
     @Override
-    public boolean getContinueExistingPeriodicTasksAfterShutdownPolicy() {
-        return super.getContinueExistingPeriodicTasksAfterShutdownPolicy();
-    }
-
-    @Override
     public void setExecuteExistingDelayedTasksAfterShutdownPolicy(boolean value) {
         super.setExecuteExistingDelayedTasksAfterShutdownPolicy(value);
         if (!value && isShutdown()) {
@@ -613,491 +436,92 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         }
     }
 
-    @Override
-    public boolean getExecuteExistingDelayedTasksAfterShutdownPolicy() {
-        return super.getExecuteExistingDelayedTasksAfterShutdownPolicy();
-    }
-
-    /**
-     * Sets whether a cancelled task is removed from the queue at once. Either way this executor drops a
-     * cancelled task from its wheel at once (the JDK keeps it until its delay elapses when false).
-     */
-    @Override
-    public void setRemoveOnCancelPolicy(boolean value) {
-        super.setRemoveOnCancelPolicy(value);
-    }
-
-    @Override
-    public boolean getRemoveOnCancelPolicy() {
-        return super.getRemoveOnCancelPolicy();
-    }
-
     /** STPE's onShutdown: cancels the queued tasks the shutdown policies do not keep. */
     private void onShutdown() {
         boolean keepDelayed = getExecuteExistingDelayedTasksAfterShutdownPolicy();
         boolean keepPeriodic = getContinueExistingPeriodicTasksAfterShutdownPolicy();
-        for (QueuedTask entry : snapshot()) {
+        for (QueueEntry entry : queue.collect(false)) {
             Runnable r = entry.task();
             if (!(r instanceof RunnableScheduledFuture)) {
                 continue;
             }
             RunnableScheduledFuture<?> t = (RunnableScheduledFuture<?>) r;
             if ((t.isPeriodic() ? !keepPeriodic : (!keepDelayed && t.getDelay(NANOSECONDS) > 0)) || t.isCancelled()) {
-                if (removeEntry(entry)) {
+                if (queue.remove(entry)) {
                     t.cancel(false);
                 }
             }
         }
-        tryTerminate();
+        pool.tryTerminate();
     }
 
     // =============================================================================================
     // Lifecycle
 
-    private static int runStateOf(int c) {
-        return c & ~COUNT_MASK;
-    }
-
-    private static int workerCountOf(int c) {
-        return c & COUNT_MASK;
-    }
-
-    private static int ctlOf(int runState, int workerCount) {
-        return runState | workerCount;
-    }
-
-    private static boolean runStateLessThan(int c, int s) {
-        return c < s;
-    }
-
-    private static boolean runStateAtLeast(int c, int s) {
-        return c >= s;
-    }
-
-    private static boolean isRunning(int c) {
-        return c < SHUTDOWN;
-    }
-
-    private void advanceRunState(int targetState) {
-        for (;;) {
-            int c = ctl.get();
-            if (runStateAtLeast(c, targetState) || ctl.compareAndSet(c, ctlOf(targetState, workerCountOf(c)))) {
-                break;
-            }
-        }
-    }
-
     @Override
     public void shutdown() {
-        mainLock.lock();
-        try {
-            advanceRunState(SHUTDOWN);
-            interruptIdleWorkers(false);
-        } finally {
-            mainLock.unlock();
-        }
+        pool.shutdown();
         onShutdown();
-        tryTerminate();
+        pool.tryTerminate();
     }
 
     @Override
     public List<Runnable> shutdownNow() {
-        mainLock.lock();
-        try {
-            advanceRunState(STOP);
-            interruptWorkers();
-        } finally {
-            mainLock.unlock();
-        }
+        pool.shutdownNow();
         List<Runnable> tasks = new ArrayList<>();
-        for (QueuedTask entry : drainQueue()) {
+        for (QueueEntry entry : queue.collect(true)) {
             tasks.add(entry.task());
         }
-        tryTerminate();
+        pool.tryTerminate();
         return tasks;
     }
 
     @Override
     public boolean isShutdown() {
-        return runStateAtLeast(ctl.get(), SHUTDOWN);
+        return pool.isShutdown();
     }
 
     @Override
     public boolean isTerminating() {
-        int c = ctl.get();
-        return runStateAtLeast(c, SHUTDOWN) && runStateLessThan(c, TERMINATED);
+        return pool.isTerminating();
     }
 
     @Override
     public boolean isTerminated() {
-        return runStateAtLeast(ctl.get(), TERMINATED);
+        return pool.isTerminated();
     }
 
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        long nanos = unit.toNanos(timeout);
-        mainLock.lock();
-        try {
-            while (runStateLessThan(ctl.get(), TERMINATED)) {
-                if (nanos <= 0L) {
-                    return false;
-                }
-                nanos = termination.awaitNanos(nanos);
-            }
-            return true;
-        } finally {
-            mainLock.unlock();
-        }
-    }
-
-    /** Moves to TERMINATED if SHUTDOWN with an empty queue, or STOP, and no worker is left. */
-    private void tryTerminate() {
-        for (;;) {
-            int c = ctl.get();
-            if (isRunning(c) || runStateAtLeast(c, TIDYING)
-                    || (runStateLessThan(c, STOP) && queued.get() > 0)) {
-                return;
-            }
-            if (workerCountOf(c) != 0) {
-                interruptIdleWorkers(true); // let the exit propagate from worker to worker
-                return;
-            }
-            mainLock.lock();
-            try {
-                if (ctl.compareAndSet(c, ctlOf(TIDYING, 0))) {
-                    try {
-                        terminated();
-                    } finally {
-                        ctl.set(ctlOf(TERMINATED, 0));
-                        termination.signalAll();
-                        tick.wakeUp();
-                    }
-                    return;
-                }
-            } finally {
-                mainLock.unlock();
-            }
-        }
+        return pool.awaitTermination(timeout, unit);
     }
 
     // =============================================================================================
-    // Workers
-
-    /** A pool thread. Its lock is held while it runs a task, so idle workers are those whose lock is free. */
-    private final class Worker extends AbstractQueuedSynchronizer implements Runnable {
-        private static final long serialVersionUID = 1L;
-
-        final transient Thread thread;
-        /** Guarded by the worker's own lock (written by its thread while it holds it). */
-        volatile long completedTasks;
-
-        Worker() {
-            setState(-1); // no interrupts until the thread runs
-            this.thread = getThreadFactory().newThread(this);
-        }
-
-        @Override
-        public void run() {
-            runWorker(this);
-        }
-
-        @Override
-        protected boolean isHeldExclusively() {
-            return getState() != 0;
-        }
-
-        @Override
-        protected boolean tryAcquire(int unused) {
-            if (compareAndSetState(0, 1)) {
-                setExclusiveOwnerThread(Thread.currentThread());
-                return true;
-            }
-            return false;
-        }
-
-        @Override
-        protected boolean tryRelease(int unused) {
-            setExclusiveOwnerThread(null);
-            setState(0);
-            return true;
-        }
-
-        void lock() {
-            acquire(1);
-        }
-
-        boolean tryLock() {
-            return tryAcquire(1);
-        }
-
-        void unlock() {
-            release(1);
-        }
-
-        boolean isLocked() {
-            return isHeldExclusively();
-        }
-
-        void interruptIfStarted() {
-            Thread t;
-            if (getState() >= 0 && (t = thread) != null && !t.isInterrupted()) {
-                try {
-                    t.interrupt();
-                } catch (SecurityException ignore) {
-                    // as ThreadPoolExecutor: nothing more to do
-                }
-            }
-        }
-    }
-
-    /** STPE's ensurePrestart: one more core thread per schedule, or one thread when the core size is 0. */
-    private void ensurePrestart() {
-        int wc = workerCountOf(ctl.get());
-        if (wc < getCorePoolSize()) {
-            addWorker(true);
-        } else if (wc == 0) {
-            addWorker(false);
-        }
-    }
-
-    private boolean addWorker(boolean core) {
-        retry:
-        for (int c = ctl.get(); ; ) {
-            if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || queued.get() <= 0)) {
-                return false;
-            }
-            for (;;) {
-                int limit = core ? getCorePoolSize() : super.getMaximumPoolSize();
-                if (workerCountOf(c) >= (limit & COUNT_MASK)) {
-                    return false;
-                }
-                if (ctl.compareAndSet(c, c + 1)) {
-                    break retry;
-                }
-                c = ctl.get();
-                if (runStateAtLeast(c, SHUTDOWN)) {
-                    continue retry;
-                }
-            }
-        }
-        boolean workerStarted = false;
-        Worker w = null;
-        try {
-            w = new Worker();
-            Thread t = w.thread;
-            if (t != null) {
-                boolean workerAdded = false;
-                mainLock.lock();
-                try {
-                    int c = ctl.get();
-                    if (runStateLessThan(c, STOP)) {
-                        if (t.getState() != Thread.State.NEW) {
-                            throw new IllegalThreadStateException();
-                        }
-                        workers.add(w);
-                        workerAdded = true;
-                        largestPoolSize = Math.max(largestPoolSize, workers.size());
-                    }
-                } finally {
-                    mainLock.unlock();
-                }
-                if (workerAdded) {
-                    t.start();
-                    workerStarted = true;
-                }
-            }
-        } finally {
-            if (!workerStarted) {
-                addWorkerFailed(w);
-            }
-        }
-        return workerStarted;
-    }
-
-    private void addWorkerFailed(Worker w) {
-        mainLock.lock();
-        try {
-            if (w != null) {
-                workers.remove(w);
-            }
-            ctl.decrementAndGet();
-            tryTerminate();
-        } finally {
-            mainLock.unlock();
-        }
-    }
-
-    private void runWorker(Worker w) {
-        Thread wt = Thread.currentThread();
-        w.unlock(); // allow interrupts
-        boolean completedAbruptly = true;
-        try {
-            Runnable task;
-            while ((task = getTask()) != null) {
-                w.lock();
-                // If the pool is stopping, the thread must be interrupted; otherwise it must not be (the
-                // re-check covers a shutdownNow racing with the clearing of the interrupt).
-                if ((runStateAtLeast(ctl.get(), STOP)
-                        || (Thread.interrupted() && runStateAtLeast(ctl.get(), STOP)))
-                        && !wt.isInterrupted()) {
-                    wt.interrupt();
-                }
-                try {
-                    beforeExecute(wt, task);
-                    try {
-                        task.run();
-                        afterExecute(task, null);
-                    } catch (Throwable ex) {
-                        afterExecute(task, ex);
-                        throw ex;
-                    }
-                } finally {
-                    w.completedTasks++;
-                    w.unlock();
-                }
-            }
-            completedAbruptly = false;
-        } finally {
-            processWorkerExit(w, completedAbruptly);
-        }
-    }
-
-    /** Blocks for the next task; null when this worker must exit (TPE's getTask rules). */
-    private Runnable getTask() {
-        boolean timedOut = false;
-        for (;;) {
-            int c = ctl.get();
-            if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || queued.get() <= 0)) {
-                ctl.decrementAndGet();
-                return null;
-            }
-            int wc = workerCountOf(c);
-            boolean timed = allowsCoreThreadTimeOut() || wc > getCorePoolSize();
-            if ((wc > super.getMaximumPoolSize() || (timed && timedOut)) && (wc > 1 || queued.get() <= 0)) {
-                if (ctl.compareAndSet(c, c - 1)) {
-                    return null;
-                }
-                continue;
-            }
-            try {
-                QueuedTask entry = ready.take(timed, super.getKeepAliveTime(NANOSECONDS));
-                if (entry == null) {
-                    timedOut = true;
-                } else if (entry.tryTake()) {
-                    return entry.task();
-                }
-            } catch (InterruptedException retry) {
-                timedOut = false;
-            }
-        }
-    }
-
-    private void processWorkerExit(Worker w, boolean completedAbruptly) {
-        if (completedAbruptly) {
-            ctl.decrementAndGet();
-        }
-        mainLock.lock();
-        try {
-            completedTaskCount += w.completedTasks;
-            workers.remove(w);
-        } finally {
-            mainLock.unlock();
-        }
-        tryTerminate();
-        int c = ctl.get();
-        if (runStateLessThan(c, STOP)) {
-            if (!completedAbruptly) {
-                int min = allowsCoreThreadTimeOut() ? 0 : getCorePoolSize();
-                if (min == 0 && queued.get() > 0) {
-                    min = 1;
-                }
-                if (workerCountOf(c) >= min) {
-                    return;
-                }
-            }
-            addWorker(false);
-        }
-    }
-
-    private void interruptIdleWorkers(boolean onlyOne) {
-        mainLock.lock();
-        try {
-            for (Worker w : workers) {
-                Thread t = w.thread;
-                if (!t.isInterrupted() && w.tryLock()) {
-                    try {
-                        t.interrupt();
-                    } catch (SecurityException ignore) {
-                        // as ThreadPoolExecutor
-                    } finally {
-                        w.unlock();
-                    }
-                }
-                if (onlyOne) {
-                    break;
-                }
-            }
-        } finally {
-            mainLock.unlock();
-        }
-    }
-
-    private void interruptWorkers() {
-        for (Worker w : workers) {
-            w.interruptIfStarted();
-        }
-    }
-
-    // =============================================================================================
-    // Pool configuration: the inherited setters check and store; we act on our own workers.
+    // Pool configuration: the inherited setters check and store; the pool acts on our own workers.
 
     @Override
     public void setCorePoolSize(int corePoolSize) {
-        int previous = getCorePoolSize();
+        int previous = super.getCorePoolSize();
         super.setCorePoolSize(corePoolSize);
-        int delta = corePoolSize - previous;
-        if (workerCountOf(ctl.get()) > corePoolSize) {
-            interruptIdleWorkers(false);
-        } else if (delta > 0) {
-            long k = Math.min(delta, queued.get());
-            while (k-- > 0 && addWorker(true)) {
-                if (queued.get() <= 0) {
-                    break;
-                }
-            }
-        }
-    }
-
-    @Override
-    public int getCorePoolSize() {
-        return super.getCorePoolSize();
+        pool.corePoolSizeChanged(previous, corePoolSize);
     }
 
     @Override
     public boolean prestartCoreThread() {
-        return workerCountOf(ctl.get()) < getCorePoolSize() && addWorker(true);
+        return pool.prestartCoreThread();
     }
 
     @Override
     public int prestartAllCoreThreads() {
-        int n = 0;
-        while (addWorker(true)) {
-            ++n;
-        }
-        return n;
-    }
-
-    @Override
-    public boolean allowsCoreThreadTimeOut() {
-        return super.allowsCoreThreadTimeOut();
+        return pool.prestartAllCoreThreads();
     }
 
     @Override
     public void allowCoreThreadTimeOut(boolean value) {
-        boolean previous = allowsCoreThreadTimeOut();
+        boolean previous = super.allowsCoreThreadTimeOut();
         super.allowCoreThreadTimeOut(value);
         if (value && !previous) {
-            interruptIdleWorkers(false);
+            pool.interruptIdleWorkers();
         }
     }
 
@@ -1105,48 +529,50 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     @Override
     public void setMaximumPoolSize(int maximumPoolSize) {
         super.setMaximumPoolSize(maximumPoolSize);
-        if (workerCountOf(ctl.get()) > maximumPoolSize) {
-            interruptIdleWorkers(false);
-        }
-    }
-
-    @Override
-    public int getMaximumPoolSize() {
-        return super.getMaximumPoolSize();
+        pool.maximumPoolSizeChanged(maximumPoolSize);
     }
 
     @Override
     public void setKeepAliveTime(long time, TimeUnit unit) {
-        long previous = getKeepAliveTime(NANOSECONDS);
+        long previous = super.getKeepAliveTime(NANOSECONDS);
         super.setKeepAliveTime(time, unit);
-        if (getKeepAliveTime(NANOSECONDS) < previous) {
-            interruptIdleWorkers(false);
+        if (super.getKeepAliveTime(NANOSECONDS) < previous) {
+            pool.interruptIdleWorkers();
         }
     }
 
-    @Override
-    public long getKeepAliveTime(TimeUnit unit) {
-        return super.getKeepAliveTime(unit);
+    // The configuration as ThreadPoolExecutor reads it (its fields): the inherited getters, non-virtually,
+    // so that a subclass overriding a getter changes what it reports, not how the pool behaves.
+
+    int corePoolSizeField() {
+        return super.getCorePoolSize();
     }
 
-    @Override
-    public void setThreadFactory(ThreadFactory threadFactory) {
-        super.setThreadFactory(threadFactory);
+    int maximumPoolSizeField() {
+        return super.getMaximumPoolSize();
     }
 
-    @Override
-    public ThreadFactory getThreadFactory() {
-        return super.getThreadFactory();
+    long keepAliveNanosField() {
+        return super.getKeepAliveTime(NANOSECONDS);
     }
 
-    @Override
-    public void setRejectedExecutionHandler(RejectedExecutionHandler handler) {
-        super.setRejectedExecutionHandler(handler);
+    boolean allowCoreThreadTimeOutField() {
+        return super.allowsCoreThreadTimeOut();
     }
 
-    @Override
-    public RejectedExecutionHandler getRejectedExecutionHandler() {
-        return super.getRejectedExecutionHandler();
+    // The hooks, for the pool: called where ThreadPoolExecutor calls them (protected members of a class of
+    // java.util.concurrent are reachable from this package only through this subclass).
+
+    void beforeExecuteHook(Thread t, Runnable r) {
+        beforeExecute(t, r);
+    }
+
+    void afterExecuteHook(Runnable r, Throwable t) {
+        afterExecute(r, t);
+    }
+
+    void terminatedHook() {
+        terminated();
     }
 
     // =============================================================================================
@@ -1154,139 +580,31 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     @Override
     public int getPoolSize() {
-        mainLock.lock();
-        try {
-            return runStateAtLeast(ctl.get(), TIDYING) ? 0 : workers.size();
-        } finally {
-            mainLock.unlock();
-        }
+        return pool.poolSize();
     }
 
     @Override
     public int getActiveCount() {
-        mainLock.lock();
-        try {
-            int n = 0;
-            for (Worker w : workers) {
-                if (w.isLocked()) {
-                    ++n;
-                }
-            }
-            return n;
-        } finally {
-            mainLock.unlock();
-        }
+        return pool.activeCount();
     }
 
     @Override
     public int getLargestPoolSize() {
-        mainLock.lock();
-        try {
-            return largestPoolSize;
-        } finally {
-            mainLock.unlock();
-        }
+        return pool.largestPoolSize();
     }
 
     @Override
     public long getTaskCount() {
-        mainLock.lock();
-        try {
-            long n = completedTaskCount;
-            for (Worker w : workers) {
-                n += w.completedTasks;
-                if (w.isLocked()) {
-                    ++n;
-                }
-            }
-            return n + queueView.size();
-        } finally {
-            mainLock.unlock();
-        }
+        return pool.taskCount();
     }
 
     @Override
     public long getCompletedTaskCount() {
-        mainLock.lock();
-        try {
-            long n = completedTaskCount;
-            for (Worker w : workers) {
-                n += w.completedTasks;
-            }
-            return n;
-        } finally {
-            mainLock.unlock();
-        }
+        return pool.completedTaskCount();
     }
 
     @Override
     public String toString() {
-        long completed;
-        int poolSize;
-        int active = 0;
-        mainLock.lock();
-        try {
-            completed = completedTaskCount;
-            poolSize = workers.size();
-            for (Worker w : workers) {
-                completed += w.completedTasks;
-                if (w.isLocked()) {
-                    ++active;
-                }
-            }
-        } finally {
-            mainLock.unlock();
-        }
-        int c = ctl.get();
-        String runState = isRunning(c) ? "Running" : runStateAtLeast(c, TERMINATED) ? "Terminated" : "Shutting down";
-        return getClass().getName() + "@" + Integer.toHexString(hashCode())
-                + "[" + runState
-                + ", pool size = " + poolSize
-                + ", active threads = " + active
-                + ", queued tasks = " + queueView.size()
-                + ", completed tasks = " + completed
-                + "]";
-    }
-
-    // =============================================================================================
-    // Hooks: inherited as they are (decorateTask returns the task; the others do nothing), and called
-    // where STPE calls them: decorateTask on every schedule, beforeExecute/afterExecute around every
-    // task a worker runs, terminated once on termination.
-
-    @Override
-    protected <V> RunnableScheduledFuture<V> decorateTask(Runnable runnable, RunnableScheduledFuture<V> task) {
-        return super.decorateTask(runnable, task);
-    }
-
-    @Override
-    protected <V> RunnableScheduledFuture<V> decorateTask(Callable<V> callable, RunnableScheduledFuture<V> task) {
-        return super.decorateTask(callable, task);
-    }
-
-    @Override
-    protected void beforeExecute(Thread t, Runnable r) {
-        super.beforeExecute(t, r);
-    }
-
-    @Override
-    protected void afterExecute(Runnable r, Throwable t) {
-        super.afterExecute(r, t);
-    }
-
-    @Override
-    protected void terminated() {
-        super.terminated();
-    }
-
-    // VarHandles
-    private static final java.lang.invoke.VarHandle PENDING_EARLIEST;
-
-    static {
-        try {
-            PENDING_EARLIEST = java.lang.invoke.MethodHandles.lookup()
-                    .findVarHandle(WheelScheduledExecutorService.class, "pendingEarliest", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
+        return pool.describe(getClass().getName() + "@" + Integer.toHexString(hashCode()));
     }
 }

@@ -10,23 +10,22 @@ import java.lang.invoke.VarHandle;
  * <p>Threading: {@link #offer} from any thread; {@link #poll} and {@link #isEmpty} from the one consumer
  * thread only. An entry may be in at most one inbox or wheel at a time; while queued it belongs to the
  * inbox, and after {@code poll} returns it, to the consumer.
- *
- * <pre>
- * Implementation notes
- *
- * Vyukov's intrusive MPSC queue. Producers swap themselves into tail (one atomic getAndSet) and then link
- * the previous tail to themselves; the consumer walks from head. Between a producer's swap and its link
- * the chain is briefly broken: poll then answers null although isEmpty() is false, and the producer's
- * own follow-up (it will link, then may wake the consumer) makes progress. A stub entry lets the queue
- * hand out its last real entry without ever being empty of nodes.
- *
- * Ownership: tail - any thread, via getAndSet. head - consumer only. entry.next - written once by the
- * producer that swapped in the entry's successor (release), read by the consumer (acquire).
- * An entry is handed out only after its successor link is written, so no producer touches an entry
- * after the consumer has it.
- * </pre>
  */
 public final class TimerInbox {
+    /*
+     * Implementation notes
+     *
+     * Vyukov's intrusive MPSC queue. Producers swap themselves into tail (one atomic getAndSet) and then link
+     * the previous tail to themselves; the consumer walks from head. Between a producer's swap and its link
+     * the chain is briefly broken: poll then answers null although isEmpty() is false, and the producer's
+     * own follow-up (it will link, then may wake the consumer) makes progress. A stub entry lets the queue
+     * hand out its last real entry without ever being empty of nodes.
+     *
+     * Ownership: tail - any thread, via getAndSet. head - consumer only. entry.next - written once by the
+     * producer that swapped in the entry's successor (release), read by the consumer (acquire).
+     * An entry is handed out only after its successor link is written, so no producer touches an entry
+     * after the consumer has it.
+     */
 
     private final TimerEntry stub = new Stub();
     /** Consumer only. */

@@ -9,64 +9,63 @@ import java.util.function.Consumer;
  * operation works against the time given to the last {@link #advance(long)}. It never locks and never
  * allocates after construction.
  *
- * <pre>
- * Implementation notes
- *
- * Algorithm. Varghese &amp; Lauck, "Hashed and Hierarchical Timing Wheels" (1987/1997): Scheme 7
- * (hierarchical wheels) for the levels below the top, Scheme 6 (hashed wheel with round counts) at
- * the top. Time is the raw nanoTime value read as an unsigned 64-bit ring; a tick is 2^tickShift ns.
- * Level k has 64 slots and slot index digit_k(t) = (t >>> (tickShift + 6k)) &amp; 63: each level spans
- * 64 times the one below, like the digits of an odometer. Level count L = ceil((42 - tickShift) / 6),
- * at least 1, so the levels below the round counts span at least 2^42 ns (73 min); with the default
- * tick of 2^20 ns (1.05 ms) L = 4 and the wheel spans 2^44 ns (4.9 h) before round counts start.
- *
- * Placement (relative to the wheel's time C, entry deadline d, ticks D = d >>> tickShift):
- *   d &lt;= C, or D == tick(C)        -&gt; level 0, slot digit_0(C): "the current slot"
- *   otherwise                      -&gt; level k = min(L - 1, highestBit(D ^ tick(C)) / 6), slot digit_k(d)
- * The level is the highest odometer digit in which deadline and now differ. A deadline beyond the top
- * level's span hashes into a top-level slot and waits there for the rotations that remain (Scheme 6);
- * its round count is implicit in its exact deadline and is re-derived each time the slot is visited, so
- * no decrement pass runs per rotation, and any deadline up to Long.MAX_VALUE ns ahead is accepted in
- * O(1), with no overflow list and no clamp.
- *
- * Invariants (between calls):
- *   I1  level 0: every entry in slot digit_0(C) (the current slot) has tick &lt;= tick(C); every other
- *       level-0 entry lies in the current level-1 window, in a later slot than C. The current slot is
- *       sorted by (deadline, sequence) unless currentDirty says entries were appended to it since it was
- *       last sorted (re-placed by advance, or already due when added); advance sorts it then, once.
- *   I2  level 0 &lt; k &lt; L-1: entries share C's digits above k and their digit k is greater than C's, so an
- *       occupied slot is always ahead of the clock (next occupied slot = lowest set bitmap bit).
- *   I3  top level: an entry's top prefix (t &gt;&gt;&gt; (tickShift + 6(L-1))) is ahead of C's.
- *   I4  entries at lower levels are due no later than those at higher levels (I1 and I2), so the
- *       earliest deadline lies in the lowest non-empty level, in its first occupied slot, except at the
- *       top where rotations interleave and every occupied slot is looked at.
- *   I5  occupied[k] has bit s set iff slot (k, s) is non-empty.
- *   I6  slotMin[i] &lt;= every deadline in non-empty slot i, both measured from the wheel's time (exact
- *       after the slot is rebuilt, a lower bound after removals). Two deadlines in one slot can be more
- *       than 2^63 ns apart (one behind the clock, one a round count ahead), so never compare them directly.
- *   I7  the expired list holds exactly the entries found due by advance and not yet polled, sorted by
- *       (deadline, sequence). size counts slot entries plus expired entries.
- *   I8  an entry is in exactly one place: one slot list, the expired list, or none (location says which).
- *
- * Advance from C to N (N &gt;= C): for each level from the top down, the slots the clock passed or entered
- * are detached whole and each of their entries is either moved to the expired list (deadline &lt;= N) or
- * placed again relative to N, which sends it to a lower level (a cascade) or, at the top, back to its
- * slot for another rotation. Placing an entry again is idempotent, so visiting a slot that holds valid
- * entries is harmless. The current level-0 slot is not rebuilt: it is sorted (once, when it becomes
- * current or was appended to) and its due head is popped, so many advances within one tick cost only
- * the entries they expire. The expired list is then sorted by (deadline, sequence) with an in-place
- * merge sort: the slot grid decides where entries wait, never when they fire, so none is handed out early and
- * equal deadlines come out in insertion order whatever path they cascaded through.
- *
- * Deadlines are compared as differences (a - b &lt; 0), like System.nanoTime values, so the wheel works
- * anywhere in the long range, including across the wrap; pending deadlines must lie within 2^63 - 1 ns
- * of the wheel's time. Sequences are ints compared the same way: equal deadlines are ordered correctly
- * while fewer than 2^31 adds separate them.
- * </pre>
- *
  * @param <E> the entry type
  */
 public final class TimerWheel<E extends TimerEntry> {
+    /*
+     * Implementation notes
+     *
+     * Algorithm. Varghese & Lauck, "Hashed and Hierarchical Timing Wheels" (1987/1997): Scheme 7
+     * (hierarchical wheels) for the levels below the top, Scheme 6 (hashed wheel with round counts) at
+     * the top. Time is the raw nanoTime value read as an unsigned 64-bit ring; a tick is 2^tickShift ns.
+     * Level k has 64 slots and slot index digit_k(t) = (t >>> (tickShift + 6k)) & 63: each level spans
+     * 64 times the one below, like the digits of an odometer. Level count L = ceil((42 - tickShift) / 6),
+     * at least 1, so the levels below the round counts span at least 2^42 ns (73 min); with the default
+     * tick of 2^20 ns (1.05 ms) L = 4 and the wheel spans 2^44 ns (4.9 h) before round counts start.
+     *
+     * Placement (relative to the wheel's time C, entry deadline d, ticks D = d >>> tickShift):
+     *   d <= C, or D == tick(C)        -> level 0, slot digit_0(C): "the current slot"
+     *   otherwise                      -> level k = min(L - 1, highestBit(D ^ tick(C)) / 6), slot digit_k(d)
+     * The level is the highest odometer digit in which deadline and now differ. A deadline beyond the top
+     * level's span hashes into a top-level slot and waits there for the rotations that remain (Scheme 6);
+     * its round count is implicit in its exact deadline and is re-derived each time the slot is visited, so
+     * no decrement pass runs per rotation, and any deadline up to Long.MAX_VALUE ns ahead is accepted in
+     * O(1), with no overflow list and no clamp.
+     *
+     * Invariants (between calls):
+     *   I1  level 0: every entry in slot digit_0(C) (the current slot) has tick <= tick(C); every other
+     *       level-0 entry lies in the current level-1 window, in a later slot than C. The current slot is
+     *       sorted by (deadline, sequence) unless currentDirty says entries were appended to it since it was
+     *       last sorted (re-placed by advance, or already due when added); advance sorts it then, once.
+     *   I2  level 0 < k < L-1: entries share C's digits above k and their digit k is greater than C's, so an
+     *       occupied slot is always ahead of the clock (next occupied slot = lowest set bitmap bit).
+     *   I3  top level: an entry's top prefix (t >>> (tickShift + 6(L-1))) is ahead of C's.
+     *   I4  entries at lower levels are due no later than those at higher levels (I1 and I2), so the
+     *       earliest deadline lies in the lowest non-empty level, in its first occupied slot, except at the
+     *       top where rotations interleave and every occupied slot is looked at.
+     *   I5  occupied[k] has bit s set iff slot (k, s) is non-empty.
+     *   I6  slotMin[i] <= every deadline in non-empty slot i, both measured from the wheel's time (exact
+     *       after the slot is rebuilt, a lower bound after removals). Two deadlines in one slot can be more
+     *       than 2^63 ns apart (one behind the clock, one a round count ahead), so never compare them directly.
+     *   I7  the expired list holds exactly the entries found due by advance and not yet polled, sorted by
+     *       (deadline, sequence). size counts slot entries plus expired entries.
+     *   I8  an entry is in exactly one place: one slot list, the expired list, or none (location says which).
+     *
+     * Advance from C to N (N >= C): for each level from the top down, the slots the clock passed or entered
+     * are detached whole and each of their entries is either moved to the expired list (deadline <= N) or
+     * placed again relative to N, which sends it to a lower level (a cascade) or, at the top, back to its
+     * slot for another rotation. Placing an entry again is idempotent, so visiting a slot that holds valid
+     * entries is harmless. The current level-0 slot is not rebuilt: it is sorted (once, when it becomes
+     * current or was appended to) and its due head is popped, so many advances within one tick cost only
+     * the entries they expire. The expired list is then sorted by (deadline, sequence) with an in-place
+     * merge sort: the slot grid decides where entries wait, never when they fire, so none is handed out early and
+     * equal deadlines come out in insertion order whatever path they cascaded through.
+     *
+     * Deadlines are compared as differences (a - b < 0), like System.nanoTime values, so the wheel works
+     * anywhere in the long range, including across the wrap; pending deadlines must lie within 2^63 - 1 ns
+     * of the wheel's time. Sequences are ints compared the same way: equal deadlines are ordered correctly
+     * while fewer than 2^31 adds separate them.
+     */
 
     /** Default tick: 2^20 ns = 1.05 ms. */
     public static final long DEFAULT_TICK_NANOS = 1L << 20;

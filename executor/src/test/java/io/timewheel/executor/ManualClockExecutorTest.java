@@ -52,7 +52,7 @@ class ManualClockExecutorTest {
 
     /** Returns the wheel size the tick thread saw after handing over everything due at the clock's time. */
     private int sync() throws InterruptedException {
-        TickThread.Sync sync = new TickThread.Sync(executor);
+        TickThread.Sync sync = new TickThread.Sync(executor.queue);
         executor.tickThread().command(sync);
         return sync.await(10, SECONDS);
     }

@@ -28,8 +28,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Future.cancel exactly as FutureTask: return values, states, interrupts; a cancelled task never runs.
  *
- * <p>Deliberate exception to "matches STPE" (DESIGN.md section 4): the wheel reclaims a cancelled task
- * promptly under both removeOnCancel policies, while the JDK with removeOnCancel=false leaves it in
+ * <p>The one deliberate difference from STPE (the design brief asks that a cancelled task's memory be
+ * reclaimed promptly under either removeOnCancel policy): the wheel drops a cancelled task from its queue
+ * at once under both policies, while the JDK with removeOnCancel=false leaves it in
  * getQueue() until its trigger time or purge(). No test here asserts that retention; the tests on the queue
  * after a cancel assert only what both must do: gone at once with removeOnCancel=true, gone after purge().
  */

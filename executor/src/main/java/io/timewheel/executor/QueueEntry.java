@@ -3,32 +3,36 @@ package io.timewheel.executor;
 import io.timewheel.wheel.TimerEntry;
 
 /**
- * Anything that waits in a {@link WheelScheduledExecutorService}'s queue: one of our own tasks, or the
- * holder of a task that {@code decorateTask} replaced by a foreign class. The queue entry is the wheel
- * node, so scheduling allocates nothing beyond the task.
- *
- * <pre>
- * Implementation notes
- *
- * The executor's "queue" is three places: the tick thread's inbox, the executor's wheel (tick thread
- * only) and its ready heap (guarded by its lock). Which one holds an entry is an implementation detail;
- * whether the entry is still queued is one atomic fact owned by the entry (isQueued / tryTake /
- * tryRemove), so leaving the queue happens exactly once whoever does it: a worker taking it, remove(),
- * shutdownNow(), a cancel. Whoever makes an entry leave the queue decrements the executor's queued count.
- * The tick thread keeps an entry in the wheel only while it is still queued; it drops the others when it
- * next touches them or when an unlink request arrives. An entry knows whether the tick thread has filed
- * it in the wheel (tryFile / tryUnfile), so only the removal of a filed entry sends an unlink request:
- * a task cancelled before the tick thread read it from the inbox costs the tick thread nothing.
- * </pre>
+ * An entry of a {@link TaskQueue}: one of our own tasks, or the holder of a task that {@code decorateTask}
+ * replaced by an object of another class. The entry is the wheel node, so scheduling allocates nothing
+ * beyond the task. Any thread, except where a method says otherwise.
  */
-abstract class QueuedTask extends TimerEntry {
+abstract class QueueEntry extends TimerEntry {
+    /*
+     * Implementation notes
+     *
+     * The queue is three places: the tick thread's inbox, the queue's wheel (tick thread only) and its ready
+     * heap. Which one holds an entry is an implementation detail; whether the entry is still queued is one
+     * atomic fact owned by the entry (isQueued / tryTake / tryRemove), so leaving the queue happens exactly
+     * once whoever does it: a worker taking it, remove(), shutdownNow(), a cancel. Whoever makes an entry
+     * leave the queue uncounts it (TaskQueue.dequeued). The tick thread keeps an entry in the wheel only
+     * while it is still queued; it drops the others when it next touches them or when an Unlink command
+     * arrives. An entry knows whether the tick thread has filed it in the wheel (tryFile / tryUnfile), so
+     * only the removal of a filed entry sends an Unlink: an entry that leaves the queue before the tick
+     * thread read it from the inbox costs the tick thread nothing.
+     */
 
-    /** The executor whose queue this entry is in. Immutable. */
-    final WheelScheduledExecutorService owner;
+    /** The queue this entry is in. Immutable. */
+    final TaskQueue queue;
 
-    QueuedTask(WheelScheduledExecutorService owner, long deadline) {
+    QueueEntry(TaskQueue queue, long deadline) {
         super(deadline);
-        this.owner = owner;
+        this.queue = queue;
+    }
+
+    /** The executor whose queue this is. */
+    final WheelScheduledExecutorService executor() {
+        return queue.executor;
     }
 
     /** The object that workers run and that {@code getQueue()} shows. */

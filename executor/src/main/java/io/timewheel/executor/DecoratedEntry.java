@@ -1,0 +1,80 @@
+package io.timewheel.executor;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.RunnableScheduledFuture;
+
+/**
+ * The queue entry of a task that {@code decorateTask} replaced by an object of another class (or that was
+ * offered through {@code getQueue()}): the wheel holds this holder; workers run, and hooks and
+ * {@code getQueue()} see, the decorated task itself. Any thread.
+ */
+final class DecoratedEntry extends QueueEntry {
+    /*
+     * Implementation notes
+     *
+     * We cannot observe a foreign task's cancellation, so, as on STPE, a cancelled decorated task stays
+     * queued until it is due (a worker then runs it, and its own run() does nothing) or until purge().
+     *
+     * left: 0 while queued, 1 once taken or removed; any thread, via CAS. The holder is never re-queued:
+     * a periodic decorated task gets a new holder for each run.
+     */
+
+    /** What decorateTask returned. Immutable. */
+    final RunnableScheduledFuture<?> task;
+    /** See the notes. */
+    private volatile int left;
+
+    DecoratedEntry(TaskQueue queue, RunnableScheduledFuture<?> task, long deadline) {
+        super(queue, deadline);
+        this.task = task;
+    }
+
+    @Override
+    Runnable task() {
+        return task;
+    }
+
+    @Override
+    boolean isQueued() {
+        return left == 0;
+    }
+
+    @Override
+    boolean tryFile() {
+        return left == 0;
+    }
+
+    @Override
+    boolean tryUnfile() {
+        return left == 0;
+    }
+
+    @Override
+    boolean tryTake() {
+        return leave();
+    }
+
+    @Override
+    int tryRemove() {
+        return leave() ? REMOVED_FILED : NOT_REMOVED;
+    }
+
+    private boolean leave() {
+        if (LEFT.compareAndSet(this, 0, 1)) {
+            queue.dequeued();
+            return true;
+        }
+        return false;
+    }
+
+    private static final VarHandle LEFT;
+
+    static {
+        try {
+            LEFT = MethodHandles.lookup().findVarHandle(DecoratedEntry.class, "left", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}

@@ -1,0 +1,597 @@
+package io.timewheel.executor;
+
+import java.util.HashSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.AbstractQueuedSynchronizer;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The worker threads and the run state of one {@link WheelScheduledExecutorService}: ThreadPoolExecutor's
+ * role, with its semantics, method for method (ctl, Worker, addWorker, runWorker, getTask,
+ * processWorkerExit, tryTerminate, the interrupts and the counters). Any thread.
+ */
+final class WorkerPool {
+    /*
+     * Implementation notes
+     *
+     * Read this class side by side with java.util.concurrent.ThreadPoolExecutor: the names and the order of
+     * the checks are the same, so that every observable behaviour (when a thread is started, when a worker
+     * exits, when termination happens, which threads are interrupted) is the same. What differs:
+     *
+     *   - Tasks come from the executor's TaskQueue (take: a due entry, or null on time-out), and a worker
+     *     runs an entry only if its tryTake wins (the entry may have been cancelled or removed meanwhile).
+     *   - "The queue is empty" is queue.size() == 0: the TaskQueue's exact count of queued tasks.
+     *   - Configuration is the executor's, read as ThreadPoolExecutor reads it: the core size, maximum size,
+     *     keep-alive and core time-out through their fields (the executor's xxxField() accessors call the
+     *     inherited getters non-virtually, so a subclass overriding getCorePoolSize changes nothing here, as
+     *     on the JDK), the thread factory through the virtual getThreadFactory(), as TPE's Worker does.
+     *   - The hooks (beforeExecute, afterExecute, terminated) are the executor's, called where TPE calls them.
+     *   - There is no firstTask: STPE never passes one (ensurePrestart adds workers with none).
+     *
+     * Run state (ctl high bits), as ThreadPoolExecutor:
+     *   RUNNING -> SHUTDOWN      shutdown()
+     *   RUNNING | SHUTDOWN -> STOP   shutdownNow()
+     *   SHUTDOWN -> TIDYING      queue and pool empty (tryTerminate)
+     *   STOP -> TIDYING          pool empty (tryTerminate)
+     *   TIDYING -> TERMINATED    after terminated() has returned or thrown
+     *
+     * Ownership: ctl any thread, via CAS; workers, largestPoolSize and completedTaskCount guarded by mainLock;
+     * a Worker's completedTasks written by its own thread while it holds its own lock.
+     */
+
+    // ctl: run state in the high 3 bits, worker count in the low 29
+    private static final int COUNT_BITS = Integer.SIZE - 3;
+    private static final int COUNT_MASK = (1 << COUNT_BITS) - 1;
+    private static final int RUNNING = -1 << COUNT_BITS;
+    private static final int SHUTDOWN = 0;
+    private static final int STOP = 1 << COUNT_BITS;
+    private static final int TIDYING = 2 << COUNT_BITS;
+    private static final int TERMINATED = 3 << COUNT_BITS;
+
+    private final WheelScheduledExecutorService executor;
+    private final TaskQueue queue;
+
+    /** Run state and worker count. Any thread, via CAS. */
+    private final AtomicInteger ctl = new AtomicInteger(RUNNING);
+    private final ReentrantLock mainLock = new ReentrantLock();
+    private final Condition termination = mainLock.newCondition();
+    /** Guarded by mainLock. */
+    private final HashSet<Worker> workers = new HashSet<>();
+    /** Guarded by mainLock. */
+    private int largestPoolSize;
+    /** Tasks completed by workers that have exited. Guarded by mainLock. */
+    private long completedTaskCount;
+
+    WorkerPool(WheelScheduledExecutorService executor, TaskQueue queue) {
+        this.executor = executor;
+        this.queue = queue;
+    }
+
+    private static int workerCountOf(int c) {
+        return c & COUNT_MASK;
+    }
+
+    private static int ctlOf(int runState, int workerCount) {
+        return runState | workerCount;
+    }
+
+    private static boolean runStateLessThan(int c, int s) {
+        return c < s;
+    }
+
+    private static boolean runStateAtLeast(int c, int s) {
+        return c >= s;
+    }
+
+    private static boolean isRunning(int c) {
+        return c < SHUTDOWN;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Run state
+
+    boolean isRunning() {
+        return isRunning(ctl.get());
+    }
+
+    boolean isShutdown() {
+        return runStateAtLeast(ctl.get(), SHUTDOWN);
+    }
+
+    /** At least STOP: no queued task may run any more. */
+    boolean isStopped() {
+        return runStateAtLeast(ctl.get(), STOP);
+    }
+
+    boolean isTerminating() {
+        int c = ctl.get();
+        return runStateAtLeast(c, SHUTDOWN) && runStateLessThan(c, TERMINATED);
+    }
+
+    boolean isTerminated() {
+        return runStateAtLeast(ctl.get(), TERMINATED);
+    }
+
+    private void advanceRunState(int targetState) {
+        for (;;) {
+            int c = ctl.get();
+            if (runStateAtLeast(c, targetState) || ctl.compareAndSet(c, ctlOf(targetState, workerCountOf(c)))) {
+                break;
+            }
+        }
+    }
+
+    /** TPE's shutdown, less onShutdown and tryTerminate, which the executor calls after it. */
+    void shutdown() {
+        mainLock.lock();
+        try {
+            advanceRunState(SHUTDOWN);
+            interruptIdleWorkers(false);
+        } finally {
+            mainLock.unlock();
+        }
+    }
+
+    /** TPE's shutdownNow, less draining the queue and tryTerminate, which the executor does after it. */
+    void shutdownNow() {
+        mainLock.lock();
+        try {
+            advanceRunState(STOP);
+            interruptWorkers();
+        } finally {
+            mainLock.unlock();
+        }
+    }
+
+    boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        long nanos = unit.toNanos(timeout);
+        mainLock.lock();
+        try {
+            while (runStateLessThan(ctl.get(), TERMINATED)) {
+                if (nanos <= 0L) {
+                    return false;
+                }
+                nanos = termination.awaitNanos(nanos);
+            }
+            return true;
+        } finally {
+            mainLock.unlock();
+        }
+    }
+
+    /** Moves to TERMINATED if SHUTDOWN with an empty queue, or STOP, and no worker is left. */
+    void tryTerminate() {
+        for (;;) {
+            int c = ctl.get();
+            if (isRunning(c) || runStateAtLeast(c, TIDYING)
+                    || (runStateLessThan(c, STOP) && queue.size() > 0)) {
+                return;
+            }
+            if (workerCountOf(c) != 0) {
+                interruptIdleWorkers(true); // let the exit propagate from worker to worker
+                return;
+            }
+            mainLock.lock();
+            try {
+                if (ctl.compareAndSet(c, ctlOf(TIDYING, 0))) {
+                    try {
+                        executor.terminatedHook();
+                    } finally {
+                        ctl.set(ctlOf(TERMINATED, 0));
+                        termination.signalAll();
+                        queue.executorTerminated();
+                    }
+                    return;
+                }
+            } finally {
+                mainLock.unlock();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Workers
+
+    /** A pool thread. Its lock is held while it runs a task, so idle workers are those whose lock is free. */
+    private final class Worker extends AbstractQueuedSynchronizer implements Runnable {
+        private static final long serialVersionUID = 1L;
+
+        final transient Thread thread;
+        /** Written by the worker's own thread while it holds its own lock; read under mainLock. */
+        volatile long completedTasks;
+
+        Worker() {
+            setState(-1); // no interrupts until the thread runs
+            this.thread = executor.getThreadFactory().newThread(this); // virtual, as TPE's Worker
+        }
+
+        @Override
+        public void run() {
+            runWorker(this);
+        }
+
+        @Override
+        protected boolean isHeldExclusively() {
+            return getState() != 0;
+        }
+
+        @Override
+        protected boolean tryAcquire(int unused) {
+            if (compareAndSetState(0, 1)) {
+                setExclusiveOwnerThread(Thread.currentThread());
+                return true;
+            }
+            return false;
+        }
+
+        @Override
+        protected boolean tryRelease(int unused) {
+            setExclusiveOwnerThread(null);
+            setState(0);
+            return true;
+        }
+
+        void lock() {
+            acquire(1);
+        }
+
+        boolean tryLock() {
+            return tryAcquire(1);
+        }
+
+        void unlock() {
+            release(1);
+        }
+
+        boolean isLocked() {
+            return isHeldExclusively();
+        }
+
+        void interruptIfStarted() {
+            Thread t;
+            if (getState() >= 0 && (t = thread) != null && !t.isInterrupted()) {
+                try {
+                    t.interrupt();
+                } catch (SecurityException ignore) {
+                    // as ThreadPoolExecutor: nothing more to do
+                }
+            }
+        }
+    }
+
+    /** STPE's ensurePrestart: one more core thread per schedule, or one thread when the core size is 0. */
+    void ensurePrestart() {
+        int wc = workerCountOf(ctl.get());
+        if (wc < executor.corePoolSizeField()) {
+            addWorker(true);
+        } else if (wc == 0) {
+            addWorker(false);
+        }
+    }
+
+    boolean prestartCoreThread() {
+        return workerCountOf(ctl.get()) < executor.corePoolSizeField() && addWorker(true);
+    }
+
+    int prestartAllCoreThreads() {
+        int n = 0;
+        while (addWorker(true)) {
+            ++n;
+        }
+        return n;
+    }
+
+    private boolean addWorker(boolean core) {
+        retry:
+        for (int c = ctl.get(); ; ) {
+            if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || queue.size() <= 0)) {
+                return false;
+            }
+            for (;;) {
+                int limit = core ? executor.corePoolSizeField() : executor.maximumPoolSizeField();
+                if (workerCountOf(c) >= (limit & COUNT_MASK)) {
+                    return false;
+                }
+                if (ctl.compareAndSet(c, c + 1)) {
+                    break retry;
+                }
+                c = ctl.get();
+                if (runStateAtLeast(c, SHUTDOWN)) {
+                    continue retry;
+                }
+            }
+        }
+        boolean workerStarted = false;
+        Worker w = null;
+        try {
+            w = new Worker();
+            Thread t = w.thread;
+            if (t != null) {
+                boolean workerAdded = false;
+                mainLock.lock();
+                try {
+                    int c = ctl.get();
+                    if (runStateLessThan(c, STOP)) {
+                        if (t.getState() != Thread.State.NEW) {
+                            throw new IllegalThreadStateException();
+                        }
+                        workers.add(w);
+                        workerAdded = true;
+                        largestPoolSize = Math.max(largestPoolSize, workers.size());
+                    }
+                } finally {
+                    mainLock.unlock();
+                }
+                if (workerAdded) {
+                    t.start();
+                    workerStarted = true;
+                }
+            }
+        } finally {
+            if (!workerStarted) {
+                addWorkerFailed(w);
+            }
+        }
+        return workerStarted;
+    }
+
+    private void addWorkerFailed(Worker w) {
+        mainLock.lock();
+        try {
+            if (w != null) {
+                workers.remove(w);
+            }
+            ctl.decrementAndGet();
+            tryTerminate();
+        } finally {
+            mainLock.unlock();
+        }
+    }
+
+    private void runWorker(Worker w) {
+        Thread wt = Thread.currentThread();
+        w.unlock(); // allow interrupts
+        boolean completedAbruptly = true;
+        try {
+            Runnable task;
+            while ((task = getTask()) != null) {
+                w.lock();
+                // If the pool is stopping, the thread must be interrupted; otherwise it must not be (the
+                // re-check covers a shutdownNow racing with the clearing of the interrupt).
+                if ((runStateAtLeast(ctl.get(), STOP)
+                        || (Thread.interrupted() && runStateAtLeast(ctl.get(), STOP)))
+                        && !wt.isInterrupted()) {
+                    wt.interrupt();
+                }
+                try {
+                    executor.beforeExecuteHook(wt, task);
+                    try {
+                        task.run();
+                        executor.afterExecuteHook(task, null);
+                    } catch (Throwable ex) {
+                        executor.afterExecuteHook(task, ex);
+                        throw ex;
+                    }
+                } finally {
+                    w.completedTasks++;
+                    w.unlock();
+                }
+            }
+            completedAbruptly = false;
+        } finally {
+            processWorkerExit(w, completedAbruptly);
+        }
+    }
+
+    /** Blocks for the next task; null when this worker must exit (TPE's getTask rules). */
+    private Runnable getTask() {
+        boolean timedOut = false;
+        for (;;) {
+            int c = ctl.get();
+            if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || queue.size() <= 0)) {
+                ctl.decrementAndGet();
+                return null;
+            }
+            int wc = workerCountOf(c);
+            boolean timed = executor.allowCoreThreadTimeOutField() || wc > executor.corePoolSizeField();
+            if ((wc > executor.maximumPoolSizeField() || (timed && timedOut)) && (wc > 1 || queue.size() <= 0)) {
+                if (ctl.compareAndSet(c, c - 1)) {
+                    return null;
+                }
+                continue;
+            }
+            try {
+                QueueEntry entry = queue.take(timed, executor.keepAliveNanosField());
+                if (entry == null) {
+                    timedOut = true;
+                } else if (entry.tryTake()) {
+                    return entry.task();
+                }
+            } catch (InterruptedException retry) {
+                timedOut = false;
+            }
+        }
+    }
+
+    private void processWorkerExit(Worker w, boolean completedAbruptly) {
+        if (completedAbruptly) {
+            ctl.decrementAndGet();
+        }
+        mainLock.lock();
+        try {
+            completedTaskCount += w.completedTasks;
+            workers.remove(w);
+        } finally {
+            mainLock.unlock();
+        }
+        tryTerminate();
+        int c = ctl.get();
+        if (runStateLessThan(c, STOP)) {
+            if (!completedAbruptly) {
+                int min = executor.allowCoreThreadTimeOutField() ? 0 : executor.corePoolSizeField();
+                if (min == 0 && queue.size() > 0) {
+                    min = 1;
+                }
+                if (workerCountOf(c) >= min) {
+                    return;
+                }
+            }
+            addWorker(false);
+        }
+    }
+
+    private void interruptIdleWorkers(boolean onlyOne) {
+        mainLock.lock();
+        try {
+            for (Worker w : workers) {
+                Thread t = w.thread;
+                if (!t.isInterrupted() && w.tryLock()) {
+                    try {
+                        t.interrupt();
+                    } catch (SecurityException ignore) {
+                        // as ThreadPoolExecutor
+                    } finally {
+                        w.unlock();
+                    }
+                }
+                if (onlyOne) {
+                    break;
+                }
+            }
+        } finally {
+            mainLock.unlock();
+        }
+    }
+
+    /** Interrupts the idle workers, so that they re-read the configuration (TPE's interruptIdleWorkers()). */
+    void interruptIdleWorkers() {
+        interruptIdleWorkers(false);
+    }
+
+    private void interruptWorkers() {
+        for (Worker w : workers) {
+            w.interruptIfStarted();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Reactions to configuration changes (the executor has stored the new value)
+
+    /** TPE's setCorePoolSize, after the new size was stored. */
+    void corePoolSizeChanged(int previous, int corePoolSize) {
+        int delta = corePoolSize - previous;
+        if (workerCountOf(ctl.get()) > corePoolSize) {
+            interruptIdleWorkers(false);
+        } else if (delta > 0) {
+            long k = Math.min(delta, queue.size());
+            while (k-- > 0 && addWorker(true)) {
+                if (queue.size() <= 0) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /** TPE's setMaximumPoolSize, after the new size was stored. */
+    void maximumPoolSizeChanged(int maximumPoolSize) {
+        if (workerCountOf(ctl.get()) > maximumPoolSize) {
+            interruptIdleWorkers(false);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Monitoring
+
+    int poolSize() {
+        mainLock.lock();
+        try {
+            return runStateAtLeast(ctl.get(), TIDYING) ? 0 : workers.size();
+        } finally {
+            mainLock.unlock();
+        }
+    }
+
+    int activeCount() {
+        mainLock.lock();
+        try {
+            int n = 0;
+            for (Worker w : workers) {
+                if (w.isLocked()) {
+                    ++n;
+                }
+            }
+            return n;
+        } finally {
+            mainLock.unlock();
+        }
+    }
+
+    int largestPoolSize() {
+        mainLock.lock();
+        try {
+            return largestPoolSize;
+        } finally {
+            mainLock.unlock();
+        }
+    }
+
+    long taskCount() {
+        mainLock.lock();
+        try {
+            long n = completedTaskCount;
+            for (Worker w : workers) {
+                n += w.completedTasks;
+                if (w.isLocked()) {
+                    ++n;
+                }
+            }
+            return n + queue.sizeAsInt();
+        } finally {
+            mainLock.unlock();
+        }
+    }
+
+    long completedTaskCount() {
+        mainLock.lock();
+        try {
+            long n = completedTaskCount;
+            for (Worker w : workers) {
+                n += w.completedTasks;
+            }
+            return n;
+        } finally {
+            mainLock.unlock();
+        }
+    }
+
+    /** TPE's toString, with the executor's identity. */
+    String describe(String identity) {
+        long completed;
+        int poolSize;
+        int active = 0;
+        mainLock.lock();
+        try {
+            completed = completedTaskCount;
+            poolSize = workers.size();
+            for (Worker w : workers) {
+                completed += w.completedTasks;
+                if (w.isLocked()) {
+                    ++active;
+                }
+            }
+        } finally {
+            mainLock.unlock();
+        }
+        int c = ctl.get();
+        String runState = isRunning(c) ? "Running" : runStateAtLeast(c, TERMINATED) ? "Terminated" : "Shutting down";
+        return identity
+                + "[" + runState
+                + ", pool size = " + poolSize
+                + ", active threads = " + active
+                + ", queued tasks = " + queue.sizeAsInt()
+                + ", completed tasks = " + completed
+                + "]";
+    }
+}
