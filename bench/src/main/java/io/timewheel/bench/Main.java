@@ -7,9 +7,9 @@ import io.timewheel.bench.harness.LoadedLatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
 import io.timewheel.bench.harness.ThreadsHarness;
 import io.timewheel.bench.peer.Peer;
-import io.timewheel.bench.report.FullRun;
-import io.timewheel.bench.report.QuickRun;
-import io.timewheel.bench.report.Smoke;
+import io.timewheel.bench.run.FullRun;
+import io.timewheel.bench.run.QuickRun;
+import io.timewheel.bench.run.Smoke;
 
 import java.util.Arrays;
 

@@ -1,7 +1,7 @@
 package io.timewheel.bench;
 
 import io.timewheel.bench.peer.Peer;
-import io.timewheel.bench.report.Smoke;
+import io.timewheel.bench.run.Smoke;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -23,7 +23,7 @@ public final class Figures {
     public int[] pendings = {0, 10_000, 1_000_000};
 
     public final List<Peer> peers;
-    public final List<JmhRuns.Row> jmh = new ArrayList<>();
+    public final List<JmhRow> jmh = new ArrayList<>();
     public Map<Peer, LatenessHarness.Result> lateness = new LinkedHashMap<>();
     public Map<Peer, LoadedLatenessHarness.Result> loadedLateness = new LinkedHashMap<>();
     public Map<Peer, MemoryHarness.Result> memory = new LinkedHashMap<>();
@@ -43,12 +43,12 @@ public final class Figures {
 
     /** Schedule+cancel throughput (ops/us), or NaN. */
     public double scheduleCancel(Peer peer, int pending, int threads) {
-        JmhRuns.Row r = JmhRuns.find(jmh, SCHEDULE_CANCEL, threads, "peer", peer.id(), "pending", Integer.toString(pending));
+        JmhRow r = JmhRow.find(jmh, SCHEDULE_CANCEL, threads, "peer", peer.id(), "pending", Integer.toString(pending));
         return r == null ? Double.NaN : r.score;
     }
 
     public double scheduleCancelError(Peer peer, int pending, int threads) {
-        JmhRuns.Row r = JmhRuns.find(jmh, SCHEDULE_CANCEL, threads, "peer", peer.id(), "pending", Integer.toString(pending));
+        JmhRow r = JmhRow.find(jmh, SCHEDULE_CANCEL, threads, "peer", peer.id(), "pending", Integer.toString(pending));
         return r == null ? Double.NaN : r.error;
     }
 

@@ -8,15 +8,15 @@ import io.timewheel.bench.peer.Peer;
 import java.util.List;
 
 /** The headline table (timewheel beside every peer, with ratios to timewheel) and the targets check. */
-final class Headline {
+public final class Headline {
 
-    static final String RATIO_NOTE = "In brackets: the peer's figure divided by timewheel's (throughput: below 1x means"
+    public static final String RATIO_NOTE = "In brackets: the peer's figure divided by timewheel's (throughput: below 1x means"
             + " slower than timewheel; lateness, bytes, wake-ups: above 1x means more than timewheel).";
 
     private Headline() {
     }
 
-    static Table table(Figures f) {
+    public static Table table(Figures f) {
         Peer us = Peer.TIMEWHEEL;
         int pending = f.largePending();
         double ourThroughput = f.scheduleCancel(us, pending, 1);
@@ -58,12 +58,12 @@ final class Headline {
                 : String.format("%.2fx", ratio)) + ")";
     }
 
-    static String count(int n) {
+    public static String count(int n) {
         return n >= 1_000_000 && n % 1_000_000 == 0 ? (n / 1_000_000) + "M" : n >= 1000 && n % 1000 == 0 ? (n / 1000) + "k" : Integer.toString(n);
     }
 
     /** The targets, each with the measured figure and met / missed. */
-    static Table targets(Figures f) {
+    public static Table targets(Figures f) {
         Peer us = Peer.TIMEWHEEL;
         int pending = f.largePending();
         Table t = new Table("target", "measured", "verdict");
@@ -126,7 +126,7 @@ final class Headline {
         return Double.isNaN(a) || Double.isNaN(b) ? "not measured" : ok ? "met" : "MISSED";
     }
 
-    static String fmt(double v) {
+    public static String fmt(double v) {
         return Double.isNaN(v) ? "-" : String.format("%.2f", v);
     }
 }

@@ -15,12 +15,12 @@ import java.util.List;
 import java.util.Map;
 
 /** The full run's Markdown report. */
-final class Report {
+public final class Report {
 
     private Report() {
     }
 
-    static String markdown(Figures f, String[] argv, String loadBefore, String loadAfter, double minutes, boolean matrix) {
+    public static String markdown(Figures f, String[] argv, String loadBefore, String loadAfter, double minutes, boolean matrix) {
         StringBuilder md = new StringBuilder();
         md.append("# timewheel benchmark results (Java ").append(Machine.javaFeature()).append(")\n\n");
         md.append("Written by `full` (").append(String.format("%.1f", minutes)).append(" min). Every figure comes from this one run,"
@@ -118,8 +118,8 @@ final class Report {
         for (String op : new String[] {"addCancel", "add", "cancel", "advance"}) {
             for (int pendingCount : pd) {
                 String pending = Integer.toString(pendingCount);
-                JmhRuns.Row ours = JmhRuns.find(f.jmh, "WheelBenchmark." + op, 1, "impl", "timewheel", "pending", pending);
-                JmhRuns.Row agrona = JmhRuns.find(f.jmh, "WheelBenchmark." + op, 1, "impl", "agrona", "pending", pending);
+                JmhRow ours = JmhRow.find(f.jmh, "WheelBenchmark." + op, 1, "impl", "timewheel", "pending", pending);
+                JmhRow agrona = JmhRow.find(f.jmh, "WheelBenchmark." + op, 1, "impl", "agrona", "pending", pending);
                 wh.row(op, Headline.count(pendingCount), ours == null ? "-" : withError(ours), agrona == null ? "-" : withError(agrona),
                         ours == null || agrona == null ? "-" : String.format("%.2fx", agrona.score / ours.score));
             }
@@ -210,7 +210,7 @@ final class Report {
     }
 
     /** bench/results/README.md: links to every run's report. */
-    static void writeIndex(Path resultsDir) throws IOException {
+    public static void writeIndex(Path resultsDir) throws IOException {
         if (resultsDir == null) {
             return;
         }
@@ -239,16 +239,16 @@ final class Report {
     }
 
     private static double rowScore(Figures f, String benchmark, String peer) {
-        JmhRuns.Row r = JmhRuns.find(f.jmh, benchmark, 1, "peer", peer);
+        JmhRow r = JmhRow.find(f.jmh, benchmark, 1, "peer", peer);
         return r == null ? Double.NaN : r.score;
     }
 
     private static String rowCell(Figures f, String benchmark, String peer) {
-        JmhRuns.Row r = JmhRuns.find(f.jmh, benchmark, 1, "peer", peer);
+        JmhRow r = JmhRow.find(f.jmh, benchmark, 1, "peer", peer);
         return r == null ? "-" : withError(r);
     }
 
-    private static String withError(JmhRuns.Row r) {
+    private static String withError(JmhRow r) {
         String fmt = r.score >= 100 ? "%.0f" : r.score >= 1 ? "%.2f" : "%.3f";
         return Double.isNaN(r.error) ? String.format(fmt, r.score) : String.format(fmt + " ± " + fmt, r.score, r.error);
     }

@@ -4,21 +4,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A table printed as aligned text (console) or as Markdown. */
-final class Table {
+public final class Table {
 
     private final List<String[]> rows = new ArrayList<>();
     private final String[] header;
 
-    Table(String... header) {
+    public Table(String... header) {
         this.header = header;
     }
 
-    Table row(String... cells) {
+    public Table row(String... cells) {
         rows.add(cells);
         return this;
     }
 
-    String text() {
+    public String text() {
         int[] w = new int[header.length];
         for (int i = 0; i < header.length; i++) {
             w[i] = header[i].length();
@@ -53,7 +53,7 @@ final class Table {
         sb.append('\n');
     }
 
-    String markdown() {
+    public String markdown() {
         StringBuilder sb = new StringBuilder();
         sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
         for (int i = 0; i < header.length; i++) {

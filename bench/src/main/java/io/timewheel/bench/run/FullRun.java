@@ -1,4 +1,11 @@
-package io.timewheel.bench.report;
+package io.timewheel.bench.run;
+
+import io.timewheel.bench.report.Charts;
+import io.timewheel.bench.report.Figures;
+import io.timewheel.bench.report.Headline;
+import io.timewheel.bench.report.JmhRow;
+import io.timewheel.bench.report.Machine;
+import io.timewheel.bench.report.Report;
 
 import io.timewheel.bench.harness.AgentHarness;
 import io.timewheel.bench.harness.Args;

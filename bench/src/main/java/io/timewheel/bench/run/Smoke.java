@@ -1,4 +1,11 @@
-package io.timewheel.bench.report;
+package io.timewheel.bench.run;
+
+import io.timewheel.bench.report.Charts;
+import io.timewheel.bench.report.Figures;
+import io.timewheel.bench.report.Headline;
+import io.timewheel.bench.report.JmhRow;
+import io.timewheel.bench.report.Machine;
+import io.timewheel.bench.report.Report;
 
 import io.timewheel.bench.harness.AgentHarness;
 import io.timewheel.bench.harness.IdleHarness;
@@ -59,13 +66,13 @@ public final class Smoke {
     }
 
     /** One real JMH run through the generated code: the wheel benchmarks, in-process, a few milliseconds. */
-    public static List<JmhRuns.Row> jmh(PrintStream out) throws Exception {
-        List<JmhRuns.Row> rows = JmhRuns.runInProcess(new JmhRuns.Spec("WheelBenchmark.addCancel").param("pending", "1000")
+    public static List<JmhRow> jmh(PrintStream out) throws Exception {
+        List<JmhRow> rows = JmhRuns.runInProcess(new JmhRuns.Spec("WheelBenchmark.addCancel").param("pending", "1000")
                 .warmup(1, 20).measure(1, 20));
         rows.addAll(JmhRuns.runInProcess(new JmhRuns.Spec("WheelBenchmark.advance").param("pending", "1000").warmup(1, 0).measure(1, 0)));
         rows.addAll(JmhRuns.runInProcess(new JmhRuns.Spec("WheelBenchmark.add").param("pending", "1000").warmup(1, 0).measure(1, 0)));
         rows.addAll(JmhRuns.runInProcess(new JmhRuns.Spec("WheelBenchmark.cancel").param("pending", "1000").warmup(1, 0).measure(1, 0)));
-        for (JmhRuns.Row r : rows) {
+        for (JmhRow r : rows) {
             out.println("smoke: jmh " + r);
         }
         if (rows.size() != 8) {

@@ -1,4 +1,11 @@
-package io.timewheel.bench.report;
+package io.timewheel.bench.run;
+
+import io.timewheel.bench.report.Charts;
+import io.timewheel.bench.report.Figures;
+import io.timewheel.bench.report.Headline;
+import io.timewheel.bench.report.JmhRow;
+import io.timewheel.bench.report.Machine;
+import io.timewheel.bench.report.Report;
 
 import io.timewheel.bench.harness.Args;
 import io.timewheel.bench.harness.IdleHarness;
@@ -51,7 +58,7 @@ public final class QuickRun {
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL)
                 .param("peer", Peer.TIMEWHEEL.id()).param("pending", "0")
                 .warmup(1, 1000).measure(2, 1000)));
-        for (JmhRuns.Row r : f.jmh) {
+        for (JmhRow r : f.jmh) {
             out.printf("  %-12s pending=%-8s %8.3f ops/us%n", r.param("peer"), r.param("pending"), r.score);
         }
 

@@ -1,4 +1,13 @@
-package io.timewheel.bench.report;
+package io.timewheel.bench.run;
+
+import io.timewheel.bench.report.Charts;
+import io.timewheel.bench.report.Figures;
+import io.timewheel.bench.report.Headline;
+import io.timewheel.bench.report.JmhRow;
+import io.timewheel.bench.report.Machine;
+import io.timewheel.bench.report.Report;
+
+import io.timewheel.bench.report.JmhRow;
 
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -16,36 +25,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Runs JMH from code (the quick and full runs) and flattens its results into rows. */
+/** Runs JMH from code (the quick and full runs) and flattens its results into {@link JmhRow}s. */
 public final class JmhRuns {
-
-    /** One result: a benchmark method at one set of parameters and thread count. */
-    public static final class Row {
-        public final String benchmark;
-        public final Map<String, String> params;
-        public final int threads;
-        public final double score;
-        public final double error;
-        public final String unit;
-
-        Row(String benchmark, Map<String, String> params, int threads, double score, double error, String unit) {
-            this.benchmark = benchmark;
-            this.params = params;
-            this.threads = threads;
-            this.score = score;
-            this.error = error;
-            this.unit = unit;
-        }
-
-        public String param(String name) {
-            return params.get(name);
-        }
-
-        @Override
-        public String toString() {
-            return benchmark + params + " t=" + threads + ": " + score + " ± " + error + " " + unit;
-        }
-    }
 
     /** A JMH run's settings. */
     public static final class Spec {
@@ -98,16 +79,16 @@ public final class JmhRuns {
     }
 
     /** Runs in forked JVMs (one fork per parameter combination); a failing combination is left out. */
-    public static List<Row> run(Spec spec) throws RunnerException {
+    public static List<JmhRow> run(Spec spec) throws RunnerException {
         return run(spec, 1);
     }
 
     /** Runs in this JVM (no fork): for the smoke test only, figures from it mean nothing. */
-    public static List<Row> runInProcess(Spec spec) throws RunnerException {
+    public static List<JmhRow> runInProcess(Spec spec) throws RunnerException {
         return run(spec, 0);
     }
 
-    private static List<Row> run(Spec spec, int forks) throws RunnerException {
+    private static List<JmhRow> run(Spec spec, int forks) throws RunnerException {
         ChainedOptionsBuilder o = new OptionsBuilder()
                 .include("\\." + spec.benchmark.replace(".", "\\.") + "$")
                 .forks(forks)
@@ -133,7 +114,7 @@ public final class JmhRuns {
             o.resultFormat(ResultFormatType.JSON).result(spec.json.toString());
         }
         Collection<RunResult> results = new Runner(o.build()).run();
-        List<Row> rows = new ArrayList<>();
+        List<JmhRow> rows = new ArrayList<>();
         for (RunResult r : results) {
             Map<String, String> params = new LinkedHashMap<>();
             for (String key : r.getParams().getParamsKeys()) {
@@ -141,26 +122,9 @@ public final class JmhRuns {
             }
             String name = r.getParams().getBenchmark();
             name = name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1);
-            rows.add(new Row(name, params, r.getParams().getThreads(), r.getPrimaryResult().getScore(),
+            rows.add(new JmhRow(name, params, r.getParams().getThreads(), r.getPrimaryResult().getScore(),
                     r.getPrimaryResult().getScoreError(), r.getPrimaryResult().getScoreUnit()));
         }
         return rows;
-    }
-
-    /** The row with these parameter values (and thread count), or null. */
-    public static Row find(List<Row> rows, String benchmark, int threads, String... keyValues) {
-        outer:
-        for (Row r : rows) {
-            if (!r.benchmark.equals(benchmark) || r.threads != threads) {
-                continue;
-            }
-            for (int i = 0; i < keyValues.length; i += 2) {
-                if (!keyValues[i + 1].equals(r.param(keyValues[i]))) {
-                    continue outer;
-                }
-            }
-            return r;
-        }
-        return null;
     }
 }
