@@ -5,6 +5,7 @@ import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.ConstantDynamic;
 import net.bytebuddy.jar.asm.Handle;
+import net.bytebuddy.jar.asm.Label;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 
@@ -44,6 +45,17 @@ import java.util.Set;
  * {@code <init>} of another class, or left open); a class that fails it is left as it is. Hand-written
  * bytecode that keeps a {@code NEW STPE} open across the {@code super(..)} call would pass that check
  * and be mis-rewritten; no compiler emits it.
+ *
+ * <p>Classes of the bootstrap loader ({@code Executors}, {@code CompletableFuture$Delayer}) cannot
+ * name the wheel executor, which the system class loader defines. For them a construction goes
+ * through {@link io.timewheel.agent.bridge.ExecutorBridge} instead ({@link Plan#viaBridge()}):
+ * {@code NEW STPE; DUP; args; INVOKESPECIAL STPE.<init>(d)V} becomes {@code args; INVOKESTATIC
+ * ExecutorBridge.newExecutor(d')} where d' is d returning STPE. That removes two instructions, so it
+ * is done only where it cannot invalidate anything: the {@code DUP} must follow the {@code NEW} at
+ * once, and no stack map frame may fall between the {@code NEW} and its {@code <init>} (a frame there
+ * would name the removed {@code NEW} as an uninitialised type). Max stack stays an upper bound (the
+ * rewritten code needs two slots less). The targeted JDK methods are straight-line code; a JDK whose
+ * code breaks these rules has its class left as it is, with one line.
  */
 final class SwapRewriter {
 
@@ -51,6 +63,9 @@ final class SwapRewriter {
     static final String STPE = "java/util/concurrent/ScheduledThreadPoolExecutor";
     /** Internal name of its replacement; it must have STPE's four public constructors. */
     static final String WHEEL = "io/timewheel/executor/WheelScheduledExecutorService";
+    /** Internal name of the bootstrap-visible factory the rewritten JDK classes call. */
+    static final String BRIDGE = "io/timewheel/agent/bridge/ExecutorBridge";
+    static final String BRIDGE_METHOD = "newExecutor";
 
     private static final String STPE_DESCRIPTOR = "L" + STPE + ";";
     private static final String WHEEL_DESCRIPTOR = "L" + WHEEL + ";";
@@ -67,8 +82,15 @@ final class SwapRewriter {
      * @param constructions swap {@code new ScheduledThreadPoolExecutor(..)} and constructor references
      * @param rebase        rebase the class onto the wheel executor if it directly extends STPE
      * @param onlyMethods   names of the methods whose constructions to swap, or null for every method
+     * @param viaBridge     constructions call {@code ExecutorBridge.newExecutor} instead of naming the
+     *                      wheel executor (for classes of the bootstrap loader; see the class notes)
      */
-    record Plan(boolean constructions, boolean rebase, Set<String> onlyMethods) {
+    record Plan(boolean constructions, boolean rebase, Set<String> onlyMethods, boolean viaBridge) {
+
+        /** A plan for a class that can name the wheel executor. */
+        Plan(boolean constructions, boolean rebase, Set<String> onlyMethods) {
+            this(constructions, rebase, onlyMethods, false);
+        }
     }
 
     /**
@@ -89,6 +111,7 @@ final class SwapRewriter {
      * @param wheelFinalMethods {@code name + descriptor} of the wheel executor's final public and
      *                          protected instance methods: a subclass overriding one is not rebased
      * @throws IllegalArgumentException if ASM cannot read the class file (for example a newer version)
+     * @throws IllegalStateException    if a bridged construction is not shaped as the class notes require
      */
     static Outcome rewrite(byte[] classFile, Plan plan, Set<String> wheelFinalMethods) {
         ClassReader reader = new ClassReader(classFile);
@@ -112,7 +135,7 @@ final class SwapRewriter {
             return refusal == null ? Outcome.UNCHANGED : new Outcome(null, 0, false, refusal);
         }
         ClassWriter writer = new ClassWriter(reader, 0);
-        Swap swap = new Swap(writer, plan.constructions(), rebase, directSubclass, plan.onlyMethods());
+        Swap swap = new Swap(writer, plan.constructions(), rebase, directSubclass, plan.onlyMethods(), plan.viaBridge());
         reader.accept(swap, 0);
         boolean changed = swap.constructions > 0 || swap.rebased;
         return new Outcome(changed ? writer.toByteArray() : null, swap.constructions, swap.rebased, refusal);
@@ -262,11 +285,14 @@ final class SwapRewriter {
         private final boolean rebase;
         private final boolean directSubclass;
         private final Set<String> onlyMethods;
+        private final boolean viaBridge;
         int constructions;
         boolean rebased;
 
-        Swap(ClassVisitor next, boolean swapConstructions, boolean rebase, boolean directSubclass, Set<String> onlyMethods) {
+        Swap(ClassVisitor next, boolean swapConstructions, boolean rebase, boolean directSubclass, Set<String> onlyMethods,
+             boolean viaBridge) {
             super(API, next);
+            this.viaBridge = viaBridge;
             this.swapConstructions = swapConstructions;
             this.rebase = rebase;
             this.directSubclass = directSubclass;
@@ -299,14 +325,118 @@ final class SwapRewriter {
             private final boolean swapHere;
             private final boolean superCallsHere;
 
+            /** Bridged NEWs whose {@code <init>} is still to come. */
+            private int bridgedOpen;
+            /** A bridged NEW was just dropped: the next instruction must be its DUP, dropped too. */
+            private boolean dupExpected;
+
             SwapMethod(MethodVisitor next, boolean track, boolean swapHere, boolean superCallsHere) {
                 super(next, track);
                 this.swapHere = swapHere;
                 this.superCallsHere = superCallsHere;
             }
 
+            /** Called before anything but the DUP that must follow a dropped NEW. */
+            private void notTheDup() {
+                if (dupExpected) {
+                    throw new IllegalStateException("a new " + STPE.replace('/', '.') + " is not followed by dup");
+                }
+            }
+
+            @Override
+            public void visitInsn(int opcode) {
+                if (dupExpected) {
+                    dupExpected = false;
+                    if (opcode == Opcodes.DUP) {
+                        return;
+                    }
+                    throw new IllegalStateException("a new " + STPE.replace('/', '.') + " is not followed by dup");
+                }
+                super.visitInsn(opcode);
+            }
+
+            @Override
+            public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
+                notTheDup();
+                if (bridgedOpen > 0) {
+                    throw new IllegalStateException("a stack map frame between new "
+                            + STPE.replace('/', '.') + " and its constructor call");
+                }
+                super.visitFrame(type, numLocal, local, numStack, stack);
+            }
+
+            @Override
+            public void visitMaxs(int maxStack, int maxLocals) {
+                notTheDup();
+                if (bridgedOpen != 0) {
+                    throw new IllegalStateException("a new " + STPE.replace('/', '.') + " without its constructor call");
+                }
+                super.visitMaxs(maxStack, maxLocals);
+            }
+
+            @Override
+            public void visitIntInsn(int opcode, int operand) {
+                notTheDup();
+                super.visitIntInsn(opcode, operand);
+            }
+
+            @Override
+            public void visitVarInsn(int opcode, int varIndex) {
+                notTheDup();
+                super.visitVarInsn(opcode, varIndex);
+            }
+
+            @Override
+            public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+                notTheDup();
+                super.visitFieldInsn(opcode, owner, name, descriptor);
+            }
+
+            @Override
+            public void visitJumpInsn(int opcode, Label label) {
+                notTheDup();
+                super.visitJumpInsn(opcode, label);
+            }
+
+            @Override
+            public void visitLabel(Label label) {
+                notTheDup();
+                super.visitLabel(label);
+            }
+
+            @Override
+            public void visitIincInsn(int varIndex, int increment) {
+                notTheDup();
+                super.visitIincInsn(varIndex, increment);
+            }
+
+            @Override
+            public void visitTableSwitchInsn(int min, int max, Label dflt, Label... labels) {
+                notTheDup();
+                super.visitTableSwitchInsn(min, max, dflt, labels);
+            }
+
+            @Override
+            public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] labels) {
+                notTheDup();
+                super.visitLookupSwitchInsn(dflt, keys, labels);
+            }
+
+            @Override
+            public void visitMultiANewArrayInsn(String descriptor, int numDimensions) {
+                notTheDup();
+                super.visitMultiANewArrayInsn(descriptor, numDimensions);
+            }
+
             @Override
             public void visitTypeInsn(int opcode, String type) {
+                notTheDup();
+                if (opcode == Opcodes.NEW && viaBridge && swapHere && STPE.equals(type)) {
+                    bridgedOpen++;
+                    dupExpected = true;
+                    constructions++;
+                    return;
+                }
                 if (opcode == Opcodes.NEW) {
                     openNew(type);
                     if (swapHere && STPE.equals(type)) {
@@ -319,6 +449,18 @@ final class SwapRewriter {
 
             @Override
             public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+                notTheDup();
+                if (viaBridge && opcode == Opcodes.INVOKESPECIAL && CONSTRUCTOR.equals(name) && STPE.equals(owner)
+                        && swapHere) {
+                    if (bridgedOpen == 0) {
+                        throw new IllegalStateException("a constructor call of " + STPE.replace('/', '.')
+                                + " without its new");
+                    }
+                    bridgedOpen--;
+                    super.visitMethodInsn(Opcodes.INVOKESTATIC, BRIDGE, BRIDGE_METHOD,
+                            descriptor.substring(0, descriptor.length() - 1) + STPE_DESCRIPTOR, false);
+                    return;
+                }
                 if (opcode == Opcodes.INVOKESPECIAL && CONSTRUCTOR.equals(name)) {
                     boolean superCall = closeInit(owner);
                     if (STPE.equals(owner) && (superCall ? superCallsHere : swapHere)) {
@@ -330,7 +472,8 @@ final class SwapRewriter {
 
             @Override
             public void visitInvokeDynamicInsn(String name, String descriptor, Handle bootstrap, Object... arguments) {
-                if (swapHere) {
+                notTheDup();
+                if (swapHere && !viaBridge) {
                     Object[] swapped = arguments.clone();
                     for (int i = 0; i < swapped.length; i++) {
                         swapped[i] = retarget(arguments[i]);
@@ -345,7 +488,8 @@ final class SwapRewriter {
 
             @Override
             public void visitLdcInsn(Object value) {
-                if (swapHere) {
+                notTheDup();
+                if (swapHere && !viaBridge) {
                     Object swapped = retarget(value);
                     if (swapped != value) {
                         constructions++;

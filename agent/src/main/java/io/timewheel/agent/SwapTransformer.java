@@ -24,9 +24,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   includes the agent and its relocated Byte Buddy): never;</li>
  *   <li>the user's include/exclude prefixes;</li>
  *   <li>the class file must name STPE;</li>
- *   <li>the wheel executor must be the class its loader sees under that name (a loader that does not
- *   delegate to the bootstrap loader, such as an OSGi bundle's, would fail to link the rewrite).</li>
+ *   <li>the class's own loader must see a usable wheel executor under its name
+ *   ({@link #targetFor}).</li>
  * </ol>
+ *
+ * Which wheel executor a rewritten class links to is decided per class loader, at transform time,
+ * because the rewrite names the class and the JVM resolves that name through the defining loader.
+ * The agent's copy lives in the system class loader (not the bootstrap loader, where it would pass for
+ * a JDK class), so a loader whose parent chain skips the system loader (parent = the platform loader
+ * or null, as plugin and module systems do) may not see it. The transformer asks the loader
+ * ({@code Class.forName(name, false, loader)}, which loads but does not initialise): the agent's class
+ * is used as is; another copy (an application bundling the executor jar in a child-first loader) is
+ * used if it has the shape the rewrite needs ({@link WheelShape}); if the loader sees none, or a
+ * copy of the wrong shape, its classes are left alone and keep the JDK's STPE, with one debug line per
+ * loader. Deciding before rewriting is what makes this safe: a rewritten class whose loader cannot
+ * resolve the wheel would fail with NoClassDefFoundError (a construction) or not load at all (a
+ * rebased subclass), and nothing could fall back once the superclass is written into the class file.
  * Anything that goes wrong leaves the class as it was and prints one line; the transformer never
  * throws. It can run while its own classes are still being loaded: those loads re-enter it and leave
  * at step 2.
@@ -43,8 +56,8 @@ final class SwapTransformer implements ClassFileTransformer {
     private final Class<?> wheel;
     private final Set<String> wheelFinalMethods;
     private final ClassLoader platformLoader = ClassLoader.getPlatformClassLoader();
-    /** Loader -> can it see the boot wheel executor; guarded by itself; weak so loaders can go. */
-    private final Map<ClassLoader, Boolean> visibility = new WeakHashMap<>();
+    /** Loader -> the wheel executor its classes are rewritten to, or NONE; guarded by itself; weak so loaders can go. */
+    private final Map<ClassLoader, Target> targets = new WeakHashMap<>();
 
     /** Number of times each targeted JDK class went through transform, and swaps made in it. */
     final AtomicInteger executorsSeen = new AtomicInteger();
@@ -53,6 +66,16 @@ final class SwapTransformer implements ClassFileTransformer {
     final AtomicInteger delayerSwaps = new AtomicInteger();
     /** Classes rewritten so far (constructions or rebase), for the debug output. */
     final AtomicInteger classesSwapped = new AtomicInteger();
+
+    /**
+     * The wheel executor one class loader resolves, and its final methods; {@link #NONE} if there is
+     * none the rewrite could use.
+     */
+    record Target(Set<String> finalMethods) {
+    }
+
+    /** No Class in a Target: the map's values must not hold their loaders (the keys) strongly. */
+    private static final Target NONE = new Target(Set.of());
 
     SwapTransformer(AgentOptions options, Class<?> wheel, Set<String> wheelFinalMethods) {
         this.options = options;
@@ -70,19 +93,23 @@ final class SwapTransformer implements ClassFileTransformer {
             if (loader == null) {
                 return transformJdk(className, classFile);
             }
-            if (loader == platformLoader || !eligible(className)
-                    || !ClassFileScan.hasUtf8(classFile, STPE_UTF8) || !wheelVisibleFrom(loader)) {
+            if (loader == platformLoader || !eligible(className) || !ClassFileScan.hasUtf8(classFile, STPE_UTF8)) {
+                return null;
+            }
+            Target target = targetFor(loader);
+            if (target == NONE) {
                 return null;
             }
             // A retransformation must reproduce what was done at load time: rebase a class only if it was
             // loaded after the agent (and so rebased then), never one loaded before it.
-            boolean rebase = options.subclasses && (redefined == null || redefined.getSuperclass() == wheel);
+            boolean rebase = options.subclasses && (redefined == null
+                    || (redefined.getSuperclass() != null && redefined.getSuperclass().getName().equals(wheel.getName())));
             if (options.subclasses && redefined != null && redefined.getSuperclass() == ScheduledThreadPoolExecutor.class) {
                 AgentLog.problem(dotted(className) + " extends ScheduledThreadPoolExecutor and is already loaded:"
                         + " not rebased (a loaded class cannot change its superclass)");
             }
             SwapRewriter.Outcome outcome = SwapRewriter.rewrite(classFile,
-                    new SwapRewriter.Plan(options.constructors, rebase, null), wheelFinalMethods);
+                    new SwapRewriter.Plan(options.constructors, rebase, null), target.finalMethods());
             return report(className, outcome);
         } catch (Throwable failure) {
             AgentLog.problem("left " + dotted(className) + " as it is: " + AgentLog.describe(failure));
@@ -117,14 +144,14 @@ final class SwapTransformer implements ClassFileTransformer {
         if (EXECUTORS.equals(className) && options.factories) {
             executorsSeen.incrementAndGet();
             SwapRewriter.Outcome outcome = SwapRewriter.rewrite(classFile,
-                    new SwapRewriter.Plan(true, false, FACTORY_METHODS), wheelFinalMethods);
+                    new SwapRewriter.Plan(true, false, FACTORY_METHODS, true), Set.of());
             executorsSwaps.addAndGet(outcome.constructions());
             return report(className, outcome);
         }
         if (DELAYER.equals(className) && options.jdkInternal) {
             delayerSeen.incrementAndGet();
             SwapRewriter.Outcome outcome = SwapRewriter.rewrite(classFile,
-                    new SwapRewriter.Plan(true, false, null), wheelFinalMethods);
+                    new SwapRewriter.Plan(true, false, null, true), Set.of());
             delayerSwaps.addAndGet(outcome.constructions());
             return report(className, outcome);
         }
@@ -143,7 +170,7 @@ final class SwapTransformer implements ClassFileTransformer {
                     what.add(outcome.constructions() + " construction(s) swapped");
                 }
                 if (outcome.rebased()) {
-                    what.add("rebased onto " + wheel.getName());
+                    what.add("rebased onto " + SwapRewriter.WHEEL.replace('/', '.'));
                 }
                 AgentLog.debug(dotted(className) + ": " + what);
             }
@@ -151,26 +178,54 @@ final class SwapTransformer implements ClassFileTransformer {
         return outcome.bytes();
     }
 
-    private boolean wheelVisibleFrom(ClassLoader loader) {
-        synchronized (visibility) {
-            Boolean known = visibility.get(loader);
+    /** The wheel executor the classes of {@code loader} are rewritten to; see the class notes. */
+    Target targetFor(ClassLoader loader) {
+        synchronized (targets) {
+            Target known = targets.get(loader);
             if (known != null) {
                 return known;
             }
         }
-        boolean visible;
+        Target target;
+        String why = null;
+        Class<?> seen;
         try {
-            visible = Class.forName(wheel.getName(), false, loader) == wheel;
+            seen = Class.forName(wheel.getName(), false, loader);
         } catch (Throwable notVisible) {
-            visible = false;
+            seen = null;
         }
-        synchronized (visibility) {
-            if (visibility.put(loader, visible) == null && !visible) {
-                AgentLog.problem("classes of class loader " + loader + " keep the JDK executor: it does not see "
-                        + "the agent's " + wheel.getName());
+        if (seen == wheel) {
+            target = new Target(wheelFinalMethods);
+        } else if (seen == null) {
+            target = NONE;
+            why = "it does not see " + wheel.getName();
+        } else {
+            try {
+                target = new Target(WheelShape.check(seen));
+            } catch (Throwable unusable) {
+                target = NONE;
+                why = "its own " + wheel.getName() + " (from " + WheelShape.origin(seen) + ") does not fit: "
+                        + AgentLog.describe(unusable);
             }
         }
-        return visible;
+        synchronized (targets) {
+            Target raced = targets.putIfAbsent(loader, target);
+            if (raced != null) {
+                return raced;
+            }
+        }
+        if (why != null) {
+            AgentLog.debug("classes of class loader " + describe(loader) + " keep the JDK's ScheduledThreadPoolExecutor: "
+                    + why);
+        } else if (seen != wheel) {
+            AgentLog.debug("classes of class loader " + describe(loader) + " use its own " + wheel.getName() + " (from "
+                    + WheelShape.origin(seen) + ")");
+        }
+        return target;
+    }
+
+    private static String describe(ClassLoader loader) {
+        return loader.getName() == null ? loader.toString() : "'" + loader.getName() + "' (" + loader + ")";
     }
 
     static String dotted(String internalName) {

@@ -3,6 +3,7 @@ package io.timewheel.agent;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.StringJoiner;
 
 /**
@@ -15,7 +16,11 @@ import java.util.StringJoiner;
  * says so in the start-up line, and nothing here throws into the JVM:
  * <ol>
  *   <li>resolve the options ({@link AgentOptions}); stop if {@code enabled=false};</li>
- *   <li>define the executor classes in the bootstrap class loader ({@link BootInjector});</li>
+ *   <li>find the wheel executor through the agent's own class loader (the system class loader: the
+ *   executor classes sit in the agent jar, unless the application has its own copy ahead of it on the
+ *   class path) and check its shape ({@link WheelShape});</li>
+ *   <li>define the one bridge class in the bootstrap class loader ({@link BootInjector}) and install
+ *   the {@link WheelFactory} behind it;</li>
  *   <li>install the {@link SwapTransformer} (retransformation capable, so that agentmain and other
  *   agents' retransformations get the same rewrite);</li>
  *   <li>make sure the targeted JDK classes went through it: load them now if they are not loaded
@@ -74,21 +79,37 @@ public final class TimewheelAgent {
             return;
         }
 
+        Class<?> wheel;
+        Set<String> wheelFinalMethods;
+        try {
+            wheel = Class.forName(WheelShape.WHEEL_NAME, false, TimewheelAgent.class.getClassLoader());
+            wheelFinalMethods = WheelShape.check(wheel);
+        } catch (Throwable failure) {
+            AgentLog.line("not active, the JDK's executors stay: no usable wheel executor on the class path: "
+                    + AgentLog.describe(failure) + ignored);
+            return;
+        }
+        AgentLog.debug("wheel executor " + wheel.getName() + " from " + WheelShape.origin(wheel)
+                + ", class loader " + wheel.getClassLoader());
+
         BootInjector.Boot boot;
         try {
             boot = BootInjector.inject(instrumentation);
         } catch (Throwable failure) {
-            AgentLog.line("not active, the JDK's executors stay: could not make the wheel executor visible to the"
+            AgentLog.line("not active, the JDK's executors stay: could not make the agent's bridge visible to the"
                     + " bootstrap class loader: " + AgentLog.describe(failure) + ignored);
             return;
         }
-        AgentLog.debug((boot.injected() ? "defined " : "found ") + boot.wheel().getName()
+        AgentLog.debug((boot.injected() ? "defined " : "found ") + boot.bridge().getName()
                 + " in the bootstrap class loader");
+        List<String> notes = new ArrayList<>();
+        if (!WheelFactory.install()) {
+            notes.add("the JDK's own factories stay: another wheel factory was installed before this agent");
+        }
 
-        SwapTransformer transformer = new SwapTransformer(options, boot.wheel(), boot.finalMethods());
+        SwapTransformer transformer = new SwapTransformer(options, wheel, wheelFinalMethods);
         instrumentation.addTransformer(transformer, true);
 
-        List<String> notes = new ArrayList<>();
         StringJoiner swaps = new StringJoiner(", ");
         try {
             if (options.factories && JdkTargets.factories(instrumentation, transformer, notes)) {

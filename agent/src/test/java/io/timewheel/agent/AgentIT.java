@@ -218,4 +218,60 @@ class AgentIT {
         assertTrue(run.err().stream().anyMatch(line -> line.contains("AttachApp$EarlySubclass extends"
                 + " ScheduledThreadPoolExecutor and is already loaded: not rebased")), run.describe());
     }
+
+    /**
+     * Class loaders that cannot see the system class loader (parent = the platform loader, or null):
+     * their constructions and subclasses stay on the JDK's STPE and load and run (the agent decides per
+     * loader before rewriting); one with its own copy of the executor gets that copy; the JDK's
+     * factories, called from anywhere, build the agent's wheel executor, which the system class loader
+     * defined (so it does not pass for a JDK class).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void isolatedLoaders_keepTheJdkExecutorOrUseTheirOwnCopy_andNeverFailToLoad(Jdk jdk) throws Exception {
+        String copy = ForkedJvm.executorCopy("0.0.1-plugin-copy").toString();
+        String samples = ForkedJvm.SAMPLES.toAbsolutePath().toString();
+        Run run = ForkedJvm.run(jdk, options(ForkedJvm.verifyAll(), List.of(ForkedJvm.agent(""))), Map.of(),
+                "sampleapp.IsolatedApp", samples, copy);
+        assertRanToTheEnd(run);
+        for (String isolated : List.of("platformParent", "nullParent")) {
+            assertValue(run, STPE + "@boot", isolated + ".construction");
+            assertValue(run, STPE, isolated + ".subclass.super");
+            assertValue(run, "true", isolated + ".subclass.decorated");
+            assertValue(run, WHEEL + "@system", isolated + ".factory");
+            assertValue(run, null, isolated + ".failure");
+        }
+        assertValue(run, WHEEL + "@own", "ownCopy.construction");
+        assertValue(run, WHEEL, "ownCopy.subclass.super");
+        assertValue(run, "true", "ownCopy.subclass.decorated");
+        assertValue(run, WHEEL + "@system", "ownCopy.factory", "system.construction", "system.factory");
+        assertValue(run, WHEEL, "system.subclass.super");
+        assertValue(run, null, "ownCopy.failure", "system.failure");
+        assertTrue(onlyStderrLine(run).startsWith(START_LINE), run.describe());
+
+        Run debug = ForkedJvm.run(jdk, List.of(ForkedJvm.agent("debug")), Map.of(), "sampleapp.IsolatedApp", samples);
+        assertRanToTheEnd(debug);
+        for (String loader : List.of("'platform-parent'", "'null-parent'")) {
+            assertTrue(debug.err().stream().anyMatch(line -> line.startsWith(AgentLog.PREFIX + "classes of class loader "
+                    + loader) && line.contains("keep the JDK's ScheduledThreadPoolExecutor: it does not see " + WHEEL)),
+                    loader + "\n" + debug.describe());
+        }
+    }
+
+    /**
+     * The application has another version of the executor jar on its class path, ahead of the agent
+     * jar: everything, the agent's rewrites and the JDK's factories included, uses that one copy.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void executorJarOnTheApplicationClassPath_oneCopyServesAll(Jdk jdk) throws Exception {
+        java.nio.file.Path copy = ForkedJvm.executorCopy("0.0.1-app-copy");
+        Run run = ForkedJvm.run(jdk, options(ForkedJvm.verifyAll(), List.of(ForkedJvm.agent(""))), Map.of(),
+                List.of(ForkedJvm.SAMPLES, copy), "sampleapp.DoubleJarApp");
+        assertRanToTheEnd(run);
+        assertValue(run, "0.0.1-app-copy", "direct.version");
+        assertValue(run, "system", "direct.loader");
+        assertValue(run, "true", "construction.same", "factory.same", "subclass.same");
+        assertTrue(onlyStderrLine(run).startsWith(START_LINE), run.describe());
+    }
 }

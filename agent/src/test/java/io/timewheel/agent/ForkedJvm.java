@@ -122,6 +122,12 @@ final class ForkedJvm {
 
     static Run run(Jdk jdk, List<String> jvmOptions, Map<String, String> environment, String mainClass,
                    String... arguments) throws IOException, InterruptedException {
+        return run(jdk, jvmOptions, environment, List.of(SAMPLES), mainClass, arguments);
+    }
+
+    /** As {@link #run(Jdk, List, Map, String, String...)} with the given class path (the agent jar comes after it). */
+    static Run run(Jdk jdk, List<String> jvmOptions, Map<String, String> environment, List<Path> classPath,
+                   String mainClass, String... arguments) throws IOException, InterruptedException {
         if (!Files.isRegularFile(AGENT_JAR)) {
             throw new IllegalStateException("no agent jar at " + AGENT_JAR.toAbsolutePath() + ": run after package");
         }
@@ -129,7 +135,8 @@ final class ForkedJvm {
         command.add(jdk.java().toString());
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(SAMPLES.toAbsolutePath().toString());
+        command.add(classPath.stream().map(path -> path.toAbsolutePath().toString())
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator)));
         command.add(mainClass);
         command.addAll(Arrays.asList(arguments));
         ProcessBuilder builder = new ProcessBuilder(command);
@@ -152,6 +159,53 @@ final class ForkedJvm {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
         }
+    }
+
+    /**
+     * A jar with another copy of the executor classes (those this build compiled), its manifest
+     * saying {@code version}: what an application bundling the executor jar itself has.
+     */
+    static Path executorCopy(String version) throws IOException {
+        Path source;
+        try {
+            source = Paths.get(io.timewheel.executor.WheelScheduledExecutorService.class.getProtectionDomain()
+                    .getCodeSource().getLocation().toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IOException(e);
+        }
+        Path jar = Files.createTempFile("executor-copy", ".jar");
+        jar.toFile().deleteOnExit();
+        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.IMPLEMENTATION_VERSION, version);
+        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            if (Files.isDirectory(source)) {
+                List<Path> files;
+                try (Stream<Path> walk = Files.walk(source)) {
+                    files = walk.filter(path -> path.toString().endsWith(".class")).sorted().toList();
+                }
+                for (Path file : files) {
+                    String name = source.relativize(file).toString().replace(java.io.File.separatorChar, '/');
+                    if (!name.equals("module-info.class")) {
+                        out.putNextEntry(new java.util.jar.JarEntry(name));
+                        out.write(Files.readAllBytes(file));
+                        out.closeEntry();
+                    }
+                }
+            } else {
+                try (java.util.jar.JarFile in = new java.util.jar.JarFile(source.toFile())) {
+                    for (java.util.jar.JarEntry entry : java.util.Collections.list(in.entries())) {
+                        String name = entry.getName();
+                        if (name.endsWith(".class") && !name.equals("module-info.class")) {
+                            out.putNextEntry(new java.util.jar.JarEntry(name));
+                            out.write(in.getInputStream(entry).readAllBytes());
+                            out.closeEntry();
+                        }
+                    }
+                }
+            }
+        }
+        return jar;
     }
 
     private static List<String> lines(Path file) throws IOException {

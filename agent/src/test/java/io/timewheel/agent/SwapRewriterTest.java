@@ -244,32 +244,51 @@ class SwapRewriterTest {
     }
 
     @Test
-    void executorsOfThisJdk_swapsTheFourFactoryConstructionsOnly() {
+    void executorsOfThisJdk_callsTheBridgeForTheFourFactoryConstructionsOnly() {
         SwapTransformer transformer = transformer("", Set.of());
         byte[] original = TransformingLoader.classFile(SwapTransformer.EXECUTORS);
         byte[] rewritten = transform(transformer, null, SwapTransformer.EXECUTORS, original);
         assertNotNull(rewritten);
         assertEquals(4, transformer.executorsSwaps.get());
-        Map<String, Integer> wheelNews = new TreeMap<>();
+        Map<String, List<String>> bridgeCalls = new TreeMap<>();
+        List<String> namesOfStpeOrWheel = new ArrayList<>();
         new ClassReader(rewritten).accept(new ClassVisitor(Opcodes.ASM9) {
             @Override
             public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
                 return new MethodVisitor(Opcodes.ASM9) {
                     @Override
                     public void visitTypeInsn(int opcode, String type) {
-                        if (opcode == Opcodes.NEW && type.equals(SwapRewriter.WHEEL)) {
-                            wheelNews.merge(name + descriptor, 1, Integer::sum);
+                        if (type.equals(SwapRewriter.STPE) || type.equals(SwapRewriter.WHEEL)) {
+                            namesOfStpeOrWheel.add(name + descriptor + ": " + opcode + " " + type);
+                        }
+                    }
+
+                    @Override
+                    public void visitMethodInsn(int opcode, String owner, String method, String desc, boolean itf) {
+                        if (owner.equals(SwapRewriter.BRIDGE)) {
+                            assertEquals(Opcodes.INVOKESTATIC, opcode);
+                            bridgeCalls.computeIfAbsent(name + descriptor, k -> new ArrayList<>()).add(method + desc);
+                        }
+                        if (owner.equals(SwapRewriter.STPE) || owner.equals(SwapRewriter.WHEEL)) {
+                            namesOfStpeOrWheel.add(name + descriptor + ": " + owner + "." + method);
                         }
                     }
                 };
             }
         }, 0);
+        String stpe = "Ljava/util/concurrent/ScheduledThreadPoolExecutor;";
         assertEquals(Map.of(
-                "newScheduledThreadPool(I)Ljava/util/concurrent/ScheduledExecutorService;", 1,
-                "newScheduledThreadPool(ILjava/util/concurrent/ThreadFactory;)Ljava/util/concurrent/ScheduledExecutorService;", 1,
-                "newSingleThreadScheduledExecutor()Ljava/util/concurrent/ScheduledExecutorService;", 1,
-                "newSingleThreadScheduledExecutor(Ljava/util/concurrent/ThreadFactory;)Ljava/util/concurrent/ScheduledExecutorService;", 1),
-                wheelNews);
+                "newScheduledThreadPool(I)Ljava/util/concurrent/ScheduledExecutorService;",
+                List.of("newExecutor(I)" + stpe),
+                "newScheduledThreadPool(ILjava/util/concurrent/ThreadFactory;)Ljava/util/concurrent/ScheduledExecutorService;",
+                List.of("newExecutor(ILjava/util/concurrent/ThreadFactory;)" + stpe),
+                "newSingleThreadScheduledExecutor()Ljava/util/concurrent/ScheduledExecutorService;",
+                List.of("newExecutor(I)" + stpe),
+                "newSingleThreadScheduledExecutor(Ljava/util/concurrent/ThreadFactory;)Ljava/util/concurrent/ScheduledExecutorService;",
+                List.of("newExecutor(ILjava/util/concurrent/ThreadFactory;)" + stpe)),
+                bridgeCalls);
+        // The JDK class names neither executor any more: it links to the bridge only.
+        assertEquals(List.of(), namesOfStpeOrWheel);
         assertNull(transform(transformer("factories=false", Set.of()), null, SwapTransformer.EXECUTORS, original));
     }
 

@@ -72,6 +72,10 @@ class Jsr166TckIT {
                         && !key.equals("jsr166.runner.classes"))
                 .forEach(key -> jvmArgs.add("-D" + key + "=" + System.getProperty(key)));
 
+        if (classes.equals(List.of("ALL"))) {
+            wholeSuite(tck, jvmArgs);
+            return;
+        }
         System.out.println("JSR-166 TCK: " + tck + ", classes " + classes);
         Run run = TckFork.run(tck, classes, true, jvmArgs, true, 3_600);
 
@@ -81,6 +85,47 @@ class Jsr166TckIT {
         counts.forEach((name, c) -> assertTrue(c.run() > 0 && c.failures() == 0 && c.errors() == 0,
                 name + ": " + c + " (failures above)"));
         assertEquals(0, run.exitCode(), run.describe());
+    }
+
+    /**
+     * {@code -Djsr166.tck.classes=ALL}: every test class of the jar, once without the agent and once under
+     * it; fails if a test breaks only under the agent or a class runs fewer tests there. Tests that break
+     * in both runs (the TCK is timing-sensitive, and some classes test JDK details) are reported, not failed.
+     */
+    private static void wholeSuite(Path tck, List<String> jvmArgs) throws Exception {
+        System.out.println("JSR-166 TCK, whole suite: " + tck + ", plain then under the agent");
+        Run plain = TckFork.run(tck, List.of("--plain", "--all=" + tck), false, jvmArgs, true, 3_600);
+        Run agent = TckFork.run(tck, List.of("--all=" + tck), true, jvmArgs, true, 3_600);
+        List<String> comparison = TckRunner.compare(plain.lines(), agent.lines());
+        comparison.forEach(System.out::println);
+        assertTrue(agent.printed("tck-runner: wheel in use: yes"), "the wheel executor was not in use\n" + agent.describe());
+        assertTrue(comparison.get(comparison.size() - 1).endsWith("no worse than plain"), String.join("\n", comparison));
+    }
+
+    @Test
+    void runner_allRunsEveryClassWithASuite_plainOrUnderTheAgent_andComparesThem() throws Exception {
+        Run agent = TckFork.run(fixtureJar, List.of("--all=" + fixtureJar), true, List.of(), false,
+                FIXTURE_TIMEOUT_SECONDS);
+        // MixedTest declares no suite(): the whole-suite run leaves it out, as the TCK's helpers.
+        assertEquals(Map.of("SwapTest", new Counts(2, 0, 0)), agent.counts(), agent.describe());
+        assertEquals(0, agent.exitCode(), agent.describe());
+
+        Run plain = TckFork.run(fixtureJar, List.of("--plain", "--all=" + fixtureJar), false, List.of(), false,
+                FIXTURE_TIMEOUT_SECONDS);
+        assertTrue(plain.printed("tck-runner: wheel in use: no"), plain.describe());
+        assertEquals(Map.of("SwapTest", new Counts(2, 2, 0)), plain.counts(), plain.describe());
+        assertTrue(plain.printed("tck-runner: result: FAIL (plain run)"), plain.describe());
+        assertEquals(1, plain.exitCode(), "a plain run fails on its tests, not on the wheel check\n" + plain.describe());
+
+        // SwapTest's tests need the wheel: plain breaks them, the agent does not.
+        assertEquals(List.of("tck-runner: differs SwapTest: plain run 2, failures 2, errors 0; agent run 2, failures 0,"
+                        + " errors 0; broken only plain [testConstructionIsTheWheel, testSubclassRunsOnTheWheel]",
+                "tck-runner: compared 1 classes: plain run 2, failures 2, errors 0, passed 0; agent run 2, failures 0,"
+                        + " errors 0, passed 2; 1 classes differ, 0 tests broken only under the agent: no worse than plain"),
+                TckRunner.compare(plain.lines(), agent.lines()));
+        List<String> reversed = TckRunner.compare(agent.lines(), plain.lines());
+        assertTrue(reversed.get(reversed.size() - 1).endsWith("2 tests broken only under the agent: WORSE than plain"),
+                String.join("\n", reversed));
     }
 
     @Test
