@@ -13,18 +13,19 @@ import java.util.function.BiFunction;
  * Builds the function that defines classes in the bootstrap class loader: a small class, generated
  * here, that calls {@code jdk.internal.misc.Unsafe.defineClass(name, bytes, 0, length, null, null)}.
  * Not thread safe; used once, by the agent's start-up.
- *
- * <h2>Implementation notes</h2>
- *
- * The generated class lives in a throw-away class loader of its own, and {@code jdk.internal.misc} is
- * exported to that loader's unnamed module only: the application gains no access to JDK internals.
- * It calls {@code Unsafe} directly rather than through reflection because on JDK 18 and later a first
- * reflective call of a six-argument method spins up {@code java.lang.invoke} classes, some 40 ms of
- * start-up on JDK 25. Why not the alternatives: {@code Instrumentation.appendToBootstrapClassLoaderSearch}
- * makes HotSpot print a class-sharing warning on JDK 25; {@code sun.misc.Unsafe} warns on JDK 24 and
- * later; a {@code Lookup} can only define classes in its own package.
  */
 final class BootDefiner {
+    /*
+     * Implementation notes
+     *
+     * The generated class lives in a throw-away class loader of its own, and jdk.internal.misc is
+     * exported to that loader's unnamed module only: the application gains no access to JDK internals.
+     * It calls Unsafe directly rather than through reflection because on JDK 18 and later a first
+     * reflective call of a six-argument method spins up java.lang.invoke classes, some 40 ms of
+     * start-up on JDK 25. Why not the alternatives: Instrumentation.appendToBootstrapClassLoaderSearch
+     * makes HotSpot print a class-sharing warning on JDK 25; sun.misc.Unsafe warns on JDK 24 and
+     * later; a Lookup can only define classes in its own package.
+     */
 
     /** Internal name of the generated class; under io/timewheel/ so no transformer ever touches it. */
     private static final String NAME = "io/timewheel/agent/GeneratedBootDefiner";

@@ -5,17 +5,18 @@ import java.nio.charset.StandardCharsets;
 /**
  * The agent's filter for every class the JVM loads: does this class file name a given class at all?
  * Any thread.
- *
- * <h2>Implementation notes</h2>
- *
- * A class that constructs, extends or references STPE has the exact UTF-8 constant
- * {@code java/util/concurrent/ScheduledThreadPoolExecutor} in its constant pool (the name of its
- * {@code CONSTANT_Class}). Walking the constant pool (JVMS 4.4) costs one step per entry and skips
- * almost every UTF-8 entry on its length alone, so the thousands of classes that do not mention STPE
- * are let through without being parsed. Descriptor-only mentions ({@code Ljava/...;}) are different
- * constants and do not match; they need no rewriting.
  */
 final class ClassFileScan {
+    /*
+     * Implementation notes
+     *
+     * A class that constructs, extends or references STPE has the exact UTF-8 constant
+     * java/util/concurrent/ScheduledThreadPoolExecutor in its constant pool (the name of its
+     * CONSTANT_Class). Walking the constant pool (JVMS 4.4) costs one step per entry and skips
+     * almost every UTF-8 entry on its length alone, so the thousands of classes that do not mention STPE
+     * are let through without being parsed. Descriptor-only mentions (Ljava/...;) are different
+     * constants and do not match; they need no rewriting.
+     */
 
     private static final int MAGIC = 0xCAFEBABE;
 

@@ -15,49 +15,48 @@ import java.util.Set;
 /**
  * Rewrites one class file so that what it builds, or what it extends, is the wheel executor instead of
  * the JDK's {@code ScheduledThreadPoolExecutor} (STPE). Stateless: any thread.
- *
- * <h2>Implementation notes</h2>
- *
- * Two rewrites, and both only change a class name inside instructions that are already there: no
- * instruction is added, removed or moved, so max stack, max locals and every stack map frame stay valid
- * as javac wrote them, and nothing has to be loaded to recompute frames.
- * <ol>
- *   <li>Construction swap: {@code NEW STPE} becomes {@code NEW Wheel}, and {@code INVOKESPECIAL
- *   STPE.<init>(d)} becomes {@code Wheel.<init>(d)} with the same descriptor d (the wheel executor has
- *   STPE's four public constructors). Constructor references ({@code REF_newInvokeSpecial} handles, as
- *   javac emits for {@code ScheduledThreadPoolExecutor::new}) are retargeted the same way.</li>
- *   <li>Rebase: a class whose direct superclass is STPE gets the wheel executor as its superclass (and
- *   in its generic {@code Signature}), and the {@code super(..)} call of each of its constructors is
- *   retargeted to the wheel executor's constructor of the same descriptor. Its overrides of STPE's
- *   hooks now override the wheel executor's, which calls them as STPE does.</li>
- * </ol>
- *
- * The verifier pairs every {@code <init>} call with the {@code NEW} of the same class. So in a method
- * that cannot hold a {@code super(..)} call to STPE (everything except the constructors of a direct
- * subclass), swapping every {@code NEW STPE} and every {@code STPE.<init>} is correct whatever the
- * control flow: ternaries, try/catch, nested {@code new} in argument lists, lambda bodies, static
- * initialisers. In the constructors of a direct subclass an {@code STPE.<init>} is either the
- * {@code super(..)} call or the initialisation of a {@code new}; with both rewrites on, both are
- * swapped and the difference does not matter. Only when exactly one is on must they be told apart,
- * and there we rely on the nesting every Java compiler emits: {@code NEW ... <init>} pairs nest like
- * brackets in code order, and the {@code super(..)} call is the {@code <init>} met with no {@code NEW}
- * open. A dry run first checks that nesting as far as a linear scan can (a {@code NEW} closed by the
- * {@code <init>} of another class, or left open); a class that fails it is left as it is. Hand-written
- * bytecode that keeps a {@code NEW STPE} open across the {@code super(..)} call would pass that check
- * and be mis-rewritten; no compiler emits it.
- *
- * <p>Classes of the bootstrap loader ({@code Executors}, {@code CompletableFuture$Delayer}) cannot
- * name the wheel executor, which the system class loader defines. For them a construction goes
- * through {@link io.timewheel.agent.bridge.ExecutorBridge} instead ({@link Plan#viaBridge()}):
- * {@code NEW STPE; DUP; args; INVOKESPECIAL STPE.<init>(d)V} becomes {@code args; INVOKESTATIC
- * ExecutorBridge.newExecutor(d')} where d' is d returning STPE. That removes two instructions, so it
- * is done only where it cannot invalidate anything: the {@code DUP} must follow the {@code NEW} at
- * once, and no stack map frame may fall between the {@code NEW} and its {@code <init>} (a frame there
- * would name the removed {@code NEW} as an uninitialised type). Max stack stays an upper bound (the
- * rewritten code needs two slots less). The targeted JDK methods are straight-line code; a JDK whose
- * code breaks these rules has its class left as it is, with one line.
  */
 final class SwapRewriter {
+    /*
+     * Implementation notes
+     *
+     * Two rewrites, and both only change a class name inside instructions that are already there: no
+     * instruction is added, removed or moved, so max stack, max locals and every stack map frame stay valid
+     * as javac wrote them, and nothing has to be loaded to recompute frames.
+     *   1. Construction swap: NEW STPE becomes NEW Wheel, and {@code INVOKESPECIAL
+     *    STPE.<init>(d)} becomes Wheel.<init>(d) with the same descriptor d (the wheel executor has
+     *    STPE's four public constructors). Constructor references (REF_newInvokeSpecial handles, as
+     *    javac emits for ScheduledThreadPoolExecutor::new) are retargeted the same way.
+     *   2. Rebase: a class whose direct superclass is STPE gets the wheel executor as its superclass (and
+     *    in its generic Signature), and the super(..) call of each of its constructors is
+     *    retargeted to the wheel executor's constructor of the same descriptor. Its overrides of STPE's
+     *    hooks now override the wheel executor's, which calls them as STPE does.
+     *
+     * The verifier pairs every <init> call with the NEW of the same class. So in a method
+     * that cannot hold a super(..) call to STPE (everything except the constructors of a direct
+     * subclass), swapping every NEW STPE and every STPE.<init> is correct whatever the
+     * control flow: ternaries, try/catch, nested new in argument lists, lambda bodies, static
+     * initialisers. In the constructors of a direct subclass an STPE.<init> is either the
+     * super(..) call or the initialisation of a new; with both rewrites on, both are
+     * swapped and the difference does not matter. Only when exactly one is on must they be told apart,
+     * and there we rely on the nesting every Java compiler emits: NEW ... <init> pairs nest like
+     * brackets in code order, and the super(..) call is the <init> met with no NEW
+     * open. A dry run first checks that nesting as far as a linear scan can (a NEW closed by the
+     * <init> of another class, or left open); a class that fails it is left as it is. Hand-written
+     * bytecode that keeps a NEW STPE open across the super(..) call would pass that check
+     * and be mis-rewritten; no compiler emits it.
+     *
+     * Classes of the bootstrap loader (Executors, CompletableFuture$Delayer) cannot
+     * name the wheel executor, which the system class loader defines. For them a construction goes
+     * through io.timewheel.agent.bridge.ExecutorBridge instead (Plan#viaBridge()):
+     * NEW STPE; DUP; args; INVOKESPECIAL STPE.<init>(d)V becomes {@code args; INVOKESTATIC
+     * ExecutorBridge.newExecutor(d')} where d' is d returning STPE. That removes two instructions, so it
+     * is done only where it cannot invalidate anything: the DUP must follow the NEW at
+     * once, and no stack map frame may fall between the NEW and its <init> (a frame there
+     * would name the removed NEW as an uninitialised type). Max stack stays an upper bound (the
+     * rewritten code needs two slots less). The targeted JDK methods are straight-line code; a JDK whose
+     * code breaks these rules has its class left as it is, with one line.
+     */
 
     /** Internal name of the JDK class being replaced. */
     static final String STPE = "java/util/concurrent/ScheduledThreadPoolExecutor";

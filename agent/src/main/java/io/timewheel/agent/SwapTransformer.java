@@ -12,39 +12,38 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Decides, for each class the JVM loads or retransforms, whether and how it is rewritten, and applies
  * {@link SwapRewriter}. Any thread: the JVM calls it concurrently from every thread that loads classes.
- *
- * <h2>Implementation notes</h2>
- *
- * The cheap tests come first, so the cost for a class that has nothing to do with STPE is a few name
- * comparisons and one constant-pool walk ({@link ClassFileScan}):
- * <ol>
- *   <li>bootstrap-loaded classes: only the targeted JDK classes ({@code Executors} for
- *   {@code factories}, {@code CompletableFuture$Delayer} for {@code jdkInternal});</li>
- *   <li>platform-loaded classes and names under {@code java/ jdk/ sun/ com/sun/ io/timewheel/} (which
- *   includes the agent and its relocated Byte Buddy): never;</li>
- *   <li>the user's include/exclude prefixes;</li>
- *   <li>the class file must name STPE;</li>
- *   <li>the class's own loader must see a usable wheel executor under its name
- *   ({@link #targetFor}).</li>
- * </ol>
- *
- * Which wheel executor a rewritten class links to is decided per class loader, at transform time,
- * because the rewrite names the class and the JVM resolves that name through the defining loader.
- * The agent's copy lives in the system class loader (not the bootstrap loader, where it would pass for
- * a JDK class), so a loader whose parent chain skips the system loader (parent = the platform loader
- * or null, as plugin and module systems do) may not see it. The transformer asks the loader
- * ({@code Class.forName(name, false, loader)}, which loads but does not initialise): the agent's class
- * is used as is; another copy (an application bundling the executor jar in a child-first loader) is
- * used if it has the shape the rewrite needs ({@link WheelShape}); if the loader sees none, or a
- * copy of the wrong shape, its classes are left alone and keep the JDK's STPE, with one debug line per
- * loader. Deciding before rewriting is what makes this safe: a rewritten class whose loader cannot
- * resolve the wheel would fail with NoClassDefFoundError (a construction) or not load at all (a
- * rebased subclass), and nothing could fall back once the superclass is written into the class file.
- * Anything that goes wrong leaves the class as it was and prints one line; the transformer never
- * throws. It can run while its own classes are still being loaded: those loads re-enter it and leave
- * at step 2.
  */
 final class SwapTransformer implements ClassFileTransformer {
+    /*
+     * Implementation notes
+     *
+     * The cheap tests come first, so the cost for a class that has nothing to do with STPE is a few name
+     * comparisons and one constant-pool walk (ClassFileScan):
+     *   1. bootstrap-loaded classes: only the targeted JDK classes (Executors for
+     *    factories, CompletableFuture$Delayer for jdkInternal);
+     *   2. platform-loaded classes and names under java/ jdk/ sun/ com/sun/ io/timewheel/ (which
+     *    includes the agent and its relocated Byte Buddy): never;
+     *   3. the user's include/exclude prefixes;
+     *   4. the class file must name STPE;
+     *   5. the class's own loader must see a usable wheel executor under its name
+     *    (targetFor).
+     *
+     * Which wheel executor a rewritten class links to is decided per class loader, at transform time,
+     * because the rewrite names the class and the JVM resolves that name through the defining loader.
+     * The agent's copy lives in the system class loader (not the bootstrap loader, where it would pass for
+     * a JDK class), so a loader whose parent chain skips the system loader (parent = the platform loader
+     * or null, as plugin and module systems do) may not see it. The transformer asks the loader
+     * (Class.forName(name, false, loader), which loads but does not initialise): the agent's class
+     * is used as is; another copy (an application bundling the executor jar in a child-first loader) is
+     * used if it has the shape the rewrite needs (WheelShape); if the loader sees none, or a
+     * copy of the wrong shape, its classes are left alone and keep the JDK's STPE, with one debug line per
+     * loader. Deciding before rewriting is what makes this safe: a rewritten class whose loader cannot
+     * resolve the wheel would fail with NoClassDefFoundError (a construction) or not load at all (a
+     * rebased subclass), and nothing could fall back once the superclass is written into the class file.
+     * Anything that goes wrong leaves the class as it was and prints one line; the transformer never
+     * throws. It can run while its own classes are still being loaded: those loads re-enter it and leave
+     * at step 2.
+     */
 
     static final String EXECUTORS = "java/util/concurrent/Executors";
     static final String DELAYER = "java/util/concurrent/CompletableFuture$Delayer";

@@ -9,27 +9,26 @@ import java.util.StringJoiner;
 /**
  * Entry points of {@code timewheel-agent.jar}: swaps the wheel executor in for the JDK's
  * {@code ScheduledThreadPoolExecutor} in an unmodified application. See {@code agent/README.md}.
- *
- * <h2>Implementation notes</h2>
- *
- * Start-up, in order; whatever fails leaves the JDK's behaviour in place for what is not done yet and
- * says so in the start-up line, and nothing here throws into the JVM:
- * <ol>
- *   <li>resolve the options ({@link AgentOptions}); stop if {@code enabled=false};</li>
- *   <li>find the wheel executor through the agent's own class loader (the system class loader: the
- *   executor classes sit in the agent jar, unless the application has its own copy ahead of it on the
- *   class path) and check its shape ({@link WheelShape});</li>
- *   <li>define the one bridge class in the bootstrap class loader ({@link BootInjector}) and install
- *   the {@link WheelFactory} behind it;</li>
- *   <li>install the {@link SwapTransformer} (retransformation capable, so that agentmain and other
- *   agents' retransformations get the same rewrite);</li>
- *   <li>make sure the targeted JDK classes went through it: load them now if they are not loaded
- *   (they are then rewritten as they load), retransform them if they were loaded before;</li>
- *   <li>under attach only: retransform the already loaded application classes that name STPE;</li>
- *   <li>print the one start-up line.</li>
- * </ol>
  */
 public final class TimewheelAgent {
+    /*
+     * Implementation notes
+     *
+     * Start-up, in order; whatever fails leaves the JDK's behaviour in place for what is not done yet and
+     * says so in the start-up line, and nothing here throws into the JVM:
+     *   1. resolve the options (AgentOptions); stop if enabled=false;
+     *   2. find the wheel executor through the agent's own class loader (the system class loader: the
+     *    executor classes sit in the agent jar, unless the application has its own copy ahead of it on the
+     *    class path) and check its shape (WheelShape);
+     *   3. define the one bridge class in the bootstrap class loader (BootInjector) and install
+     *    the WheelFactory behind it;
+     *   4. install the SwapTransformer (retransformation capable, so that agentmain and other
+     *    agents' retransformations get the same rewrite);
+     *   5. make sure the targeted JDK classes went through it: load them now if they are not loaded
+     *    (they are then rewritten as they load), retransform them if they were loaded before;
+     *   6. under attach only: retransform the already loaded application classes that name STPE;
+     *   7. print the one start-up line.
+     */
 
     /** Guarded by the class: premain and agentmain both run at most once per JVM. */
     private static boolean started;

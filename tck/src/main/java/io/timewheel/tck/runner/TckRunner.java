@@ -31,33 +31,34 @@ import tckprobe.SwapProbe;
  * Runs JUnit 3 test classes (the JSR-166 TCK's {@code ScheduledExecutorTest}, {@code ExecutorsTest}, ...) in
  * this JVM, which is meant to run under the timewheel agent, and prints one summary line per class and a
  * total. Single-threaded driver; the tests start their own threads.
- *
- * <pre>
- * java -javaagent:timewheel-agent.jar -cp jsr166tck.jar:junit.jar:&lt;this module's classes&gt; \
- *      io.timewheel.tck.runner.TckRunner ScheduledExecutorTest ScheduledExecutorSubclassTest ExecutorsTest
- * </pre>
- *
- * <p>Implementation notes. Before any test, {@link SwapProbe} builds an STPE the three ways the TCK does
- * ({@code new}, a direct subclass, {@code Executors.newScheduledThreadPool}); the wheel is "in use" only if
- * all three came out as (or on top of) {@value #WHEEL}. Each class then runs through its static
- * {@code suite()} when it declares one (the JSR-166 convention), else {@code new TestSuite(clazz)}, into its
- * own {@link TestResult}. The STPE subclasses a test class declares (as {@code ScheduledExecutorSubclassTest}
- * declares {@code CustomExecutor}) are checked to be rebased onto the wheel executor too. The wheel executor
- * is named, never referenced: it is not on this module's class path (under the agent the system class
- * loader loads it from the agent jar).
- *
- * <p>Whole suite: {@code --all=<tck jar>} runs every test class of the jar ({@link #suiteClasses}), each
- * with its own summary line; {@code --plain} marks a run without the agent (the wheel check is printed but
- * does not decide the exit status, and subclasses are not checked); {@code --compare <plain> <agent>}
- * reads two such outputs back and prints the classes whose counts or broken tests differ
- * ({@link #compare}).
- *
- * <p>Output lines start with {@value #PREFIX}; the class lines read
- * {@code tck-runner: <class>: run N, failures N, errors N (T s)}. Exit status: 0 every test passed and the
- * wheel was in use; 1 a test failed or a class could not be run; 2 the wheel executor was not in use
- * (whatever the tests did); 3 bad arguments.
  */
 public final class TckRunner {
+    /*
+     * java -javaagent:timewheel-agent.jar -cp jsr166tck.jar:junit.jar:<this module's classes> \
+     *      io.timewheel.tck.runner.TckRunner ScheduledExecutorTest ScheduledExecutorSubclassTest ExecutorsTest
+     *
+     * Implementation notes
+     *
+     * Before any test, SwapProbe builds an STPE the three ways the TCK does
+     * (new, a direct subclass, Executors.newScheduledThreadPool); the wheel is "in use" only if
+     * all three came out as (or on top of) {@value #WHEEL}. Each class then runs through its static
+     * suite() when it declares one (the JSR-166 convention), else new TestSuite(clazz), into its
+     * own TestResult. The STPE subclasses a test class declares (as ScheduledExecutorSubclassTest
+     * declares CustomExecutor) are checked to be rebased onto the wheel executor too. The wheel executor
+     * is named, never referenced: it is not on this module's class path (under the agent the system class
+     * loader loads it from the agent jar).
+     *
+     * Whole suite: --all=<tck jar> runs every test class of the jar (suiteClasses), each
+     * with its own summary line; --plain marks a run without the agent (the wheel check is printed but
+     * does not decide the exit status, and subclasses are not checked); --compare <plain> <agent>
+     * reads two such outputs back and prints the classes whose counts or broken tests differ
+     * (compare).
+     *
+     * Output lines start with {@value #PREFIX}; the class lines read
+     * tck-runner: <class>: run N, failures N, errors N (T s). Exit status: 0 every test passed and the
+     * wheel was in use; 1 a test failed or a class could not be run; 2 the wheel executor was not in use
+     * (whatever the tests did); 3 bad arguments.
+     */
 
     static final String PREFIX = "tck-runner: ";
     static final String WHEEL = "io.timewheel.executor.WheelScheduledExecutorService";
