@@ -8,35 +8,40 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * The tasks of one executor that are due or due within {@link #LEAD_NANOS}, waiting for a worker: a binary
- * min-heap on (deadline, arrival). Any thread; its lock is private.
+ * The tasks of one executor that are due within {@link #HORIZON_NANOS} (the near term), waiting for a
+ * worker: a binary min-heap on (deadline, arrival). Any thread; its lock is private.
  */
 final class ReadyQueue {
     /*
      * Implementation notes
      *
-     * Only entries due within LEAD_NANOS are here, so the heap stays small; the later ones wait in the
-     * wheel, which is where the O(1) matters.
+     * The near term belongs to the workers. Every entry due within HORIZON_NANOS is here: a producer puts
+     * an entry that is already that close straight in (TaskQueue.dispatch: push), and the tick thread hands
+     * over the later ones from the wheel in batches, between HORIZON_NANOS and TickThread.MARGIN_NANOS
+     * before their deadlines (pushExpired, one lock acquisition per batch). So the heap stays small (the
+     * far term waits in the wheel, which is where the O(1) matters), and from the hand-over on a task's
+     * path is STPE's: the workers make the last, exact wait themselves, leader/follower as in STPE's
+     * DelayedWorkQueue (one worker waits timed for the head, the others untimed), and a task starts one
+     * timed wake-up of a worker after its deadline. A late tick thread costs nothing as long as it is late
+     * by less than the margin; on a busy CPU one of its wake-ups can wait a scheduler time slice, which is
+     * why the margin is milliseconds and not microseconds.
      *
-     * Producers: the tick thread (a batch of expired entries, already in (deadline, sequence) order, under
-     * one lock acquisition: pushExpired) and submitting threads (entries due within the lead, which skip the
-     * wheel: push). Consumers: the executor's workers, blocking in take, and getQueue()'s poll/drainTo.
-     * The heap orders by deadline, so that a single worker runs overdue tasks earliest first, as on STPE,
-     * and by arrival (a number assigned under the lock), so that equal deadlines run in the order they
-     * became ready. An entry's deadline does not change while it is in the heap: it is re-armed only after
-     * a worker popped it.
+     * Wake-ups, as STPE's queue: a push signals only when the entry becomes the head (the leader must look
+     * again); a batch signals once. A worker that takes the head passes the wake-up on if there is no leader
+     * and entries remain. So a burst handed over costs the workers one wake-up, not one per task, and a
+     * worker waiting timed for its head is not woken by entries behind it.
      *
-     * The lead: the tick thread hands an entry over up to LEAD_NANOS before its deadline, and the worker
-     * makes the last, exact wait itself (leader/follower, as STPE's queue: one worker waits timed for the
-     * head, the others untimed), so a task starts one timed wake-up after its deadline, as on STPE, not a
-     * tick-thread wake-up plus a hand-off. A worker never takes an entry before its deadline.
+     * Order: by deadline, so that a single worker runs overdue tasks earliest first, as on STPE, and by
+     * arrival (a number assigned under the lock), so that equal deadlines run in the order they became
+     * ready. An entry's deadline does not change while it is in the heap: it is re-armed only after a worker
+     * popped it. A worker never takes an entry before its deadline.
      *
      * Entries that left the queue another way (cancelled, removed) stay in the heap until a worker pops
-     * and skips them: they are due within the lead, so that is soon. Every field is guarded by lock.
+     * and skips them: they are due within the horizon, so that is soon. Every field is guarded by lock.
      */
 
-    /** How long before its deadline a task may be handed to the workers: 2^18 ns = 262 us. */
-    static final long LEAD_NANOS = 1L << 18;
+    /** The near term, which the workers own: an entry due within it waits here. 2^22 ns = 4.19 ms. */
+    static final long HORIZON_NANOS = 1L << 22;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition available = lock.newCondition();
@@ -56,7 +61,9 @@ final class ReadyQueue {
     void push(QueueEntry task) {
         lock.lock();
         try {
-            pushLocked(task);
+            if (pushLocked(task)) {
+                available.signal();
+            }
         } finally {
             lock.unlock();
         }
@@ -68,13 +75,14 @@ final class ReadyQueue {
      * again at its next advance: none is lost.
      */
     void pushExpired(TimerWheel<QueueEntry> wheel) {
+        boolean newHead = false;
         lock.lock();
         try {
             QueueEntry entry;
             while ((entry = wheel.poll()) != null) {
                 if (entry.tryUnfile()) {
                     try {
-                        pushLocked(entry);
+                        newHead |= pushLocked(entry);
                     } catch (Throwable t) {
                         wheel.add(entry); // due: the next advance hands it out again
                         throw t;
@@ -82,11 +90,15 @@ final class ReadyQueue {
                 }
             }
         } finally {
+            if (newHead) {
+                available.signal(); // one wake-up for the batch
+            }
             lock.unlock();
         }
     }
 
-    private void pushLocked(QueueEntry task) {
+    /** Adds an entry; true if it became the head (the caller then signals). */
+    private boolean pushLocked(QueueEntry task) {
         if (size == tasks.length) {
             int capacity = size + (size >> 1);
             tasks = Arrays.copyOf(tasks, capacity);
@@ -95,8 +107,9 @@ final class ReadyQueue {
         siftUp(size++, task, nextArrival++);
         if (tasks[0] == task) {
             leader = null; // a new head: whoever waits for the old one must look again
+            return true;
         }
-        available.signal();
+        return false;
     }
 
     private QueueEntry pollLocked() {

@@ -22,14 +22,15 @@ final class TaskQueue {
      *
      * Where a queued entry waits (data flows one way):
      *
-     *   executor --add--> TaskQueue --(deadline - now > LEAD)--> tick inbox --> wheel --(due within LEAD)--+
-     *                        |                                                                              v
-     *                        +-----(due within LEAD, and before every deadline the tick thread holds)--> ready --> workers
+     *   executor --add--> TaskQueue --(deadline - now > HORIZON)--> tick inbox --> wheel --(due within HORIZON)--+
+     *                        |                                                                                    v
+     *                        +-----(due within HORIZON, and before every deadline the tick thread holds)-----> ready --> workers
      *
      *   inbox   the tick thread's lock-free MPSC queue (TickThread): new entries and Commands about entries.
      *   wheel   this queue's TimerWheel, created, read and written by the tick thread only (field wheel).
-     *   ready   the ReadyQueue: entries due within ReadyQueue.LEAD_NANOS, a heap under its own private lock;
-     *           workers wait there for the exact deadline.
+     *   ready   the ReadyQueue: the near term, entries due within ReadyQueue.HORIZON_NANOS (4.19 ms), a heap
+     *           under its own private lock; workers wait there for the exact deadline, as on STPE. The tick
+     *           thread hands entries over in batches, at least TickThread.MARGIN_NANOS before their deadlines.
      *
      * Whether an entry is still queued is one atomic fact owned by the entry (QueueEntry: isQueued, tryTake,
      * tryRemove), wherever it waits; a place may keep an entry that left the queue until it next looks at it.
@@ -40,7 +41,7 @@ final class TaskQueue {
      *
      * earliest (any thread: producers lower it by CAS, the tick thread raises it by CAS): a time at or
      * before the deadline of every entry of this queue that the tick thread holds (inbox or wheel) and has
-     * not handed over. An entry due within the lead skips the wheel only if its deadline is strictly before
+     * not handed over. An entry due within the horizon skips the wheel only if its deadline is strictly before
      * earliest, so it never overtakes an earlier or equal one that a late tick thread still holds (deadline
      * order, and FIFO for equal deadlines). Protocol:
      *   producer      offer to the inbox, then lowerEarliest(deadline)
@@ -146,16 +147,16 @@ final class TaskQueue {
     }
 
     /**
-     * Sends a queued entry where it waits: the ready queue if due within the lead at {@code now} (the
+     * Sends a queued entry where it waits: the ready queue if due within the horizon at {@code now} (the
      * workers make the last, exact wait), else the tick thread.
      */
     private void dispatch(QueueEntry entry, long now) {
         long deadline = entry.nextDeadline();
-        if (deadline - now <= ReadyQueue.LEAD_NANOS && deadline - earliest < 0) {
+        if (deadline - now <= ReadyQueue.HORIZON_NANOS && deadline - earliest < 0) {
             entry.refreshDeadline();
             ready.push(entry);
         } else {
-            // Later than the lead, or the tick thread still holds an earlier or equal deadline of ours
+            // Later than the horizon, or the tick thread still holds an earlier or equal deadline of ours
             // (it is running late): it must hand that one over first, so this one goes through it too.
             tick.schedule(entry);
             lowerEarliest(deadline);
@@ -325,13 +326,13 @@ final class TaskQueue {
     }
 
     /**
-     * Hands every entry due by {@code now + LEAD_NANOS} to the ready queue and publishes the earliest bound.
+     * Hands every entry due by {@code now + HORIZON_NANOS} to the ready queue and publishes the earliest bound.
      *
      * @return the wheel's next deadline, or {@code now + Long.MAX_VALUE} if it is empty
      */
     long expireOnTick(long now) {
         try {
-            if (wheel.advance(now + ReadyQueue.LEAD_NANOS) > 0) {
+            if (wheel.advance(now + ReadyQueue.HORIZON_NANOS) > 0) {
                 ready.pushExpired(wheel);
             }
         } catch (Throwable t) {

@@ -27,9 +27,17 @@ final class TickThread implements Runnable {
      *
      * Loop. for each served queue, note its earliest bound (beginDrainOnTick); drain the inbox (at most
      * DRAIN_BATCH entries); read the clock once; for each served queue, hand every entry due by
-     * now + ReadyQueue.LEAD_NANOS to its ready heap and publish the queue's earliest bound (expireOnTick),
-     * and stop serving a queue whose executor has terminated and whose wheel is empty; park until LEAD_NANOS
-     * before the earliest next deadline. With nothing pending it parks with no timeout: no periodic ticking,
+     * now + ReadyQueue.HORIZON_NANOS to its ready heap and publish the queue's earliest bound (expireOnTick),
+     * and stop serving a queue whose executor has terminated and whose wheel is empty; park until
+     * MARGIN_NANOS before the earliest next deadline.
+     *
+     * Hand-over. The workers own the near term (ReadyQueue): this thread hands an entry over when it is due
+     * within HORIZON_NANOS, and looks again when the earliest entry it still holds is MARGIN_NANOS (half
+     * the horizon) away. So each hand-over moves at least half a horizon of deadlines in one batch, a burst
+     * of deadlines costs a few wake-ups of this thread instead of one per wheel tick, and every entry
+     * reaches the workers at least MARGIN_NANOS (2.1 ms) before its deadline: on a busy CPU a wake-up of
+     * this thread that waits for a scheduler time slice still leaves the workers, not this thread, to
+     * decide when a task starts. The exact wait is theirs, as on STPE. With nothing pending it parks with no timeout: no periodic ticking,
      * zero wake-ups while idle. An exception anywhere is reported through System.Logger and the loop goes
      * on; an entry being handed over when it happened is put back in its wheel, so none is lost. An
      * interrupt from outside is cleared (it would make every park return at once).
@@ -55,11 +63,17 @@ final class TickThread implements Runnable {
     /** Most inbox entries read between two expiry steps. */
     static final int DRAIN_BATCH = 1 << 14;
     /**
-     * How long a busy tick thread pauses when producers refill its inbox as fast as it drains it, instead
-     * of spinning: 2^16 ns = 65.5 us, a quarter of the lead, so every task offered meanwhile (due at least
-     * ReadyQueue.LEAD_NANOS after it was offered) is still handed over before its deadline.
+     * How far ahead of the earliest deadline it holds this thread wakes to hand entries over: half the
+     * horizon, 2^21 ns = 2.1 ms. See the notes.
      */
-    static final long BUSY_PAUSE_NANOS = ReadyQueue.LEAD_NANOS >> 2;
+    static final long MARGIN_NANOS = ReadyQueue.HORIZON_NANOS >> 1;
+    /**
+     * How long a busy tick thread pauses when producers refill its inbox as fast as it drains it, instead
+     * of spinning: 2^16 ns = 65.5 us, a small fraction of the margin, so every task offered meanwhile (due
+     * more than ReadyQueue.HORIZON_NANOS after it was offered, or after a deadline this thread already
+     * holds) is still handed over before its deadline.
+     */
+    static final long BUSY_PAUSE_NANOS = 1L << 16;
 
     private static final System.Logger LOG = System.getLogger("io.timewheel");
 
@@ -154,8 +168,8 @@ final class TickThread implements Runnable {
         if (state == AWAKE) {
             return;
         }
-        // the tick thread hands tasks over LEAD_NANOS early: wake it if this one is due before it would look
-        boolean earlier = deadline != Long.MIN_VALUE && deadline - ReadyQueue.LEAD_NANOS - wakeAt < 0;
+        // the tick thread looks MARGIN_NANOS before a deadline: wake it if this one needs it before it would look
+        boolean earlier = deadline != Long.MIN_VALUE && deadline - MARGIN_NANOS - wakeAt < 0;
         if (state == PARKED_LONG) {
             if (PARK_STATE.compareAndSet(this, PARKED_LONG, AWAKE)) {
                 LockSupport.unpark(thread);
@@ -266,7 +280,7 @@ final class TickThread implements Runnable {
 
     private void park(long now, long next, boolean drained) {
         boolean nothingPending = next - now == Long.MAX_VALUE;
-        long delay = next - ReadyQueue.LEAD_NANOS - now;
+        long delay = next - MARGIN_NANOS - now;
         if (delay <= 0) {
             return;
         }

@@ -207,7 +207,7 @@ class ManualClockExecutorTest {
         sync();
         await().atMost(Duration.ofSeconds(10)).until(() ->
                 executor.tickThread().parkState() == TickThread.PARKED_LONG
-                        && executor.tickThread().wakeAt() == HOURS.toNanos(1) - ReadyQueue.LEAD_NANOS);
+                        && executor.tickThread().wakeAt() == HOURS.toNanos(1) - TickThread.MARGIN_NANOS);
         long loops = executor.tickThread().loops();
         assertFalse(f.isDone());
         // nothing to do: it stays parked until it is told something, whatever the real time does
