@@ -35,7 +35,7 @@ final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<R
 
     @Override
     public boolean isEmpty() {
-        return queue.size() <= 0;
+        return queue.isEmpty();
     }
 
     @Override

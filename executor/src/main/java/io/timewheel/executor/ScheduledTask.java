@@ -101,7 +101,9 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
 
     @Override
     final boolean tryFile() {
-        return STATE.compareAndSet(this, QUEUED, FILED);
+        // read first: an entry cancelled in the inbox costs the tick thread a shared read, not a failing CAS
+        // that would take the cache line exclusive
+        return state == QUEUED && STATE.compareAndSet(this, QUEUED, FILED);
     }
 
     @Override

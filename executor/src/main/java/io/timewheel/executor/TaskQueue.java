@@ -5,7 +5,6 @@ import io.timewheel.wheel.TimerWheel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RunnableScheduledFuture;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
@@ -35,9 +34,10 @@ final class TaskQueue {
      * Whether an entry is still queued is one atomic fact owned by the entry (QueueEntry: isQueued, tryTake,
      * tryRemove), wherever it waits; a place may keep an entry that left the queue until it next looks at it.
      *
-     * count (any thread, atomic): the number of queued entries. Whoever puts an entry into the queue counts
-     * it first; whoever's CAS takes it out (a worker's tryTake, a tryRemove, a cancel) uncounts it. It is
-     * what "the queue is empty" means for termination and for the workers' exit rule, and size().
+     * count (any thread, QueuedCount): the number of queued entries. Whoever puts an entry into the queue
+     * counts it first; whoever's CAS takes it out (a worker's tryTake, a tryRemove, a cancel) uncounts it.
+     * Its isEmpty() is what "the queue is empty" means for termination and for the workers' exit rule
+     * (linearizable); size() is its sum(). It is striped, so producer threads do not share its cache line.
      *
      * earliest (any thread: producers lower it by CAS, the tick thread raises it by CAS): a time at or
      * before the deadline of every entry of this queue that the tick thread holds (inbox or wheel) and has
@@ -62,7 +62,7 @@ final class TaskQueue {
     private final ReadyQueue ready;
 
     /** Queued entries. Any thread; see the notes. */
-    private final AtomicLong count = new AtomicLong();
+    private final QueuedCount count = new QueuedCount();
     /** See the notes. Any thread: lowered by producers, raised by the tick thread, both by CAS. */
     private volatile long earliest;
     /** The value of earliest the tick thread read before its last drain. Tick thread only. */
@@ -90,14 +90,14 @@ final class TaskQueue {
 
     /** Puts one of our own tasks into the queue (IDLE to QUEUED), and sends it where it waits. */
     void add(ScheduledTask<?> task, long now) {
-        count.incrementAndGet();
+        count.increment();
         task.markQueued();
         dispatch(task, now);
     }
 
     /** Puts a task that decorateTask replaced by a foreign class into the queue, through a holder entry. */
     QueueEntry addDecorated(RunnableScheduledFuture<?> task, long now) {
-        count.incrementAndGet();
+        count.increment();
         QueueEntry entry = new DecoratedEntry(this, task, deadlineOf(task));
         dispatch(entry, now);
         return entry;
@@ -111,9 +111,9 @@ final class TaskQueue {
      * @return false if it was cancelled while running (nothing was queued)
      */
     boolean readd(PeriodicTask<?> task, boolean viaWorker) {
-        count.incrementAndGet();
+        count.increment();
         if (!task.rearm(true)) {
-            count.decrementAndGet();
+            count.decrement();
             return false;
         }
         if (viaWorker) {
@@ -127,9 +127,9 @@ final class TaskQueue {
 
     /** As {@link #readd}, for a decorated periodic task: its run leaves it IDLE and a new holder is queued. */
     QueueEntry readdDecorated(PeriodicTask<?> task, RunnableScheduledFuture<?> decorated) {
-        count.incrementAndGet();
+        count.increment();
         if (!task.rearm(false)) {
-            count.decrementAndGet();
+            count.decrement();
             return null;
         }
         QueueEntry entry = new DecoratedEntry(this, decorated, deadlineOf(decorated));
@@ -174,7 +174,7 @@ final class TaskQueue {
 
     /** Counts an entry out of the queue. Called by whoever's CAS took it out of the queue. */
     void dequeued() {
-        count.decrementAndGet();
+        count.decrement();
     }
 
     /** An entry that the tick thread had filed left the queue: drop it from the wheel now. */
@@ -227,7 +227,7 @@ final class TaskQueue {
      * each is also taken out of the queue (shutdownNow).
      */
     List<QueueEntry> collect(boolean take) {
-        if (count.get() <= 0) {
+        if (count.isEmpty()) {
             return new ArrayList<>();
         }
         TickThread.Snapshot request = new TickThread.Snapshot(this, take);
@@ -235,13 +235,19 @@ final class TaskQueue {
         return request.await(tick);
     }
 
+    /** The number of queued entries (see QueuedCount.sum). */
     long size() {
-        return count.get();
+        return count.sum();
+    }
+
+    /** Whether no entry is queued, at one instant during the call: what termination decides on. */
+    boolean isEmpty() {
+        return count.isEmpty();
     }
 
     /** size() as STPE's queue reports it: an int, never negative. */
     int sizeAsInt() {
-        return (int) Math.max(0L, Math.min(Integer.MAX_VALUE, count.get()));
+        return (int) Math.min(Integer.MAX_VALUE, count.sum());
     }
 
     /** The executor has terminated: the tick thread may drop this queue's wheel once it is empty. */

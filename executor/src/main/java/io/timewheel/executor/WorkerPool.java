@@ -22,7 +22,8 @@ final class WorkerPool {
      *
      *   - Tasks come from the executor's TaskQueue (take: a due entry, or null on time-out), and a worker
      *     runs an entry only if its tryTake wins (the entry may have been cancelled or removed meanwhile).
-     *   - "The queue is empty" is queue.size() == 0: the TaskQueue's exact count of queued tasks.
+     *   - "The queue is empty" is queue.isEmpty(): the TaskQueue's count of queued tasks read at one instant
+     *     (QueuedCount: striped, and linearizable for this question).
      *   - Configuration is the executor's, read as ThreadPoolExecutor reads it: the core size, maximum size,
      *     keep-alive and core time-out through their fields (the executor's xxxField() accessors call the
      *     inherited getters non-virtually, so a subclass overriding getCorePoolSize changes nothing here, as
@@ -166,7 +167,7 @@ final class WorkerPool {
         for (;;) {
             int c = ctl.get();
             if (isRunning(c) || runStateAtLeast(c, TIDYING)
-                    || (runStateLessThan(c, STOP) && queue.size() > 0)) {
+                    || (runStateLessThan(c, STOP) && !queue.isEmpty())) {
                 return;
             }
             if (workerCountOf(c) != 0) {
@@ -286,7 +287,7 @@ final class WorkerPool {
     private boolean addWorker(boolean core) {
         retry:
         for (int c = ctl.get(); ; ) {
-            if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || queue.size() <= 0)) {
+            if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || queue.isEmpty())) {
                 return false;
             }
             for (;;) {
@@ -390,13 +391,13 @@ final class WorkerPool {
         boolean timedOut = false;
         for (;;) {
             int c = ctl.get();
-            if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || queue.size() <= 0)) {
+            if (runStateAtLeast(c, SHUTDOWN) && (runStateAtLeast(c, STOP) || queue.isEmpty())) {
                 ctl.decrementAndGet();
                 return null;
             }
             int wc = workerCountOf(c);
             boolean timed = executor.allowCoreThreadTimeOutField() || wc > executor.corePoolSizeField();
-            if ((wc > executor.maximumPoolSizeField() || (timed && timedOut)) && (wc > 1 || queue.size() <= 0)) {
+            if ((wc > executor.maximumPoolSizeField() || (timed && timedOut)) && (wc > 1 || queue.isEmpty())) {
                 if (ctl.compareAndSet(c, c - 1)) {
                     return null;
                 }
@@ -431,7 +432,7 @@ final class WorkerPool {
         if (runStateLessThan(c, STOP)) {
             if (!completedAbruptly) {
                 int min = executor.allowCoreThreadTimeOutField() ? 0 : executor.corePoolSizeField();
-                if (min == 0 && queue.size() > 0) {
+                if (min == 0 && !queue.isEmpty()) {
                     min = 1;
                 }
                 if (workerCountOf(c) >= min) {
@@ -487,7 +488,7 @@ final class WorkerPool {
         } else if (delta > 0) {
             long k = Math.min(delta, queue.size());
             while (k-- > 0 && addWorker(true)) {
-                if (queue.size() <= 0) {
+                if (queue.isEmpty()) {
                     break;
                 }
             }

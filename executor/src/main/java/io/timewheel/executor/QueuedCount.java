@@ -1,0 +1,131 @@
+package io.timewheel.executor;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The number of entries queued in one {@link TaskQueue}, striped so that threads scheduling and cancelling
+ * at once do not fight over one cache line. Any thread.
+ */
+final class QueuedCount {
+    /*
+     * Implementation notes
+     *
+     * Why striped. Every schedule counts an entry in and every cancel or take counts it out: with one
+     * AtomicLong, two producer threads pass its cache line back and forth twice per schedule+cancel. Here
+     * each thread counts in a cell of its own (picked by thread id; two threads may share one, which is
+     * correct, only slower), as LongAdder does.
+     *
+     * Monotonic cells. A cell holds two counters that only grow: in (entries counted in by threads of this
+     * cell) and out (entries counted out). An entry is counted out only after it was counted in (the one
+     * who counts it out has seen it queued), so at every instant the sum of all ins minus the sum of all
+     * outs is the exact number of queued entries and is never negative.
+     *
+     * Reading without a lock. A reader cannot read all cells at one instant, but monotonic counters give
+     * bounds on the count at every instant t between two passes over the cells:
+     *   upper = ins read after t  - outs read before t  >= count(t)
+     *   lower = ins read before t - outs read after t   <= count(t)
+     * So isEmpty() reads outs, then ins, then outs again: if upper <= 0 the queue was empty at the instant
+     * between the first two passes (a linearizable "empty"); if lower > 0 it was non-empty at the instant
+     * between the last two (a linearizable "non-empty"); otherwise the count crossed zero while it read, and it
+     * tries again. Termination and the workers' exit rule decide on isEmpty(), so "the queue is empty" means
+     * what it means for ThreadPoolExecutor's queue. sum() repeats passes until two agree (then the value was
+     * the count at the instant between them); while producers keep counting it settles for the value at
+     * which lower and upper meet, or after a few passes for a value between them: a monitoring answer,
+     * never negative.
+     *
+     * Layout: cells are PAD longs apart in one long[] (128 bytes: no false sharing, also against the
+     * adjacent-line prefetcher), the first cell one PAD in, away from the array header.
+     */
+
+    /** Longs per cell: 16 * 8 = 128 bytes. */
+    private static final int PAD = 16;
+    /** Passes sum() makes before it settles for a value between the bounds. */
+    private static final int SUM_PASSES = 8;
+
+    /** Cell i: its in counter at (i + 1) * PAD, its out counter right after. Any thread, atomically. */
+    private final long[] cells;
+    private final int mask;
+
+    QueuedCount() {
+        int n = Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 2 - 1) << 1;
+        n = Math.max(4, Math.min(16, n)); // 2 to 4 cells per CPU, 4 to 16 cells (2 KB)
+        this.mask = n - 1;
+        this.cells = new long[(n + 1) * PAD];
+    }
+
+    /** The in counter's index of the calling thread's cell. */
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() needs Java 19; both read the same field
+    private int cell() {
+        long id = Thread.currentThread().getId();
+        return (((int) id & mask) + 1) * PAD;
+    }
+
+    /** Counts an entry in (before it is published to the queue). */
+    void increment() {
+        CELL.getAndAdd(cells, cell(), 1L);
+    }
+
+    /** Counts an entry out (by whoever took it out of the queue). */
+    void decrement() {
+        CELL.getAndAdd(cells, cell() + 1, 1L);
+    }
+
+    /** Whether the queue is empty, at one instant during the call (see the notes). */
+    boolean isEmpty() {
+        long outs = outs();
+        for (;;) {
+            long ins = ins();
+            if (ins - outs <= 0) {
+                return true;
+            }
+            long outsAfter = outs();
+            if (ins - outsAfter > 0) {
+                return false;
+            }
+            outs = outsAfter;
+            Thread.onSpinWait();
+        }
+    }
+
+    /** The number of queued entries: exact when nothing counts meanwhile, else a value between the bounds. */
+    long sum() {
+        long outs = outs();
+        long ins = ins();
+        for (int pass = 1; ; pass++) {
+            long outsAfter = outs();
+            long insAfter = ins();
+            if (outsAfter == outs && insAfter == ins) {
+                return ins - outs; // nothing changed between the passes
+            }
+            long lower = ins - outsAfter; // ins read before, outs read after the instant between the passes
+            long upper = insAfter - outs;
+            if (lower == upper || pass == SUM_PASSES) {
+                return Math.max(0L, Math.max(lower, Math.min(upper, insAfter - outsAfter)));
+            }
+            outs = outsAfter;
+            ins = insAfter;
+        }
+    }
+
+    private long ins() {
+        long[] c = cells;
+        long sum = 0;
+        for (int i = PAD; i < c.length; i += PAD) {
+            sum += (long) CELL.getVolatile(c, i);
+        }
+        return sum;
+    }
+
+    private long outs() {
+        long[] c = cells;
+        long sum = 0;
+        for (int i = PAD + 1; i < c.length; i += PAD) {
+            sum += (long) CELL.getVolatile(c, i);
+        }
+        return sum;
+    }
+
+    // VarHandles
+    private static final VarHandle CELL = MethodHandles.arrayElementVarHandle(long[].class);
+}
