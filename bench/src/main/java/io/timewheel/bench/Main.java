@@ -24,7 +24,7 @@ public final class Main {
             "usage: java -jar bench/target/timewheel-bench.jar MODE [options]",
             "  quick                 1-2 minutes: the headline table, timewheel beside every peer, with ratios",
             "  full [--out DIR] [--matrix] [--tiny]",
-            "                        the full run (~14 min on 2 CPUs): every benchmark and harness; writes DIR",
+            "                        the full run (~15 min on 2 CPUs): every benchmark and harness; writes DIR",
             "                        (default bench/results/jdkNN) with report.md, charts and raw results;",
             "                        --matrix runs schedule+cancel at every pending count x thread count,",
             "                        --tiny the same pipeline at toy sizes (a check, not figures to quote)",

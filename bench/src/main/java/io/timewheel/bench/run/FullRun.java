@@ -29,7 +29,7 @@ import java.util.Map;
 
 /**
  * The full run: every benchmark and harness, written to a results folder as {@code report.md} with PNG
- * charts, JMH's logs and JSON, and the lateness histograms (raw/). About 14 minutes on 2 cores.
+ * charts, JMH's logs and JSON, and the lateness histograms (raw/). About 15 minutes on 2 cores (the burst matrix: about one).
  * {@code --tiny} runs the same pipeline at toy sizes in about a minute (to check it, not to quote).
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar full [--out bench/results/jdk17] [--matrix] [--peers all] [--tiny]}

@@ -23,7 +23,8 @@ import java.util.List;
 /**
  * The main job: a one-to-two-minute side-by-side run that prints the headline table. Short JMH runs
  * (one fork, 1 s warm-up, 2 x 1 s measured) and the harnesses at their headline sizes, the idle windows
- * shortened to 5 s and run side by side. For the numbers to quote, use {@code full}.
+ * shortened to 5 s and run side by side, and the default row of {@code lateness-burst} (STPE and timewheel,
+ * about 8 s; the matrix of variants runs in {@code full}). For the numbers to quote, use {@code full}.
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar quick [--peers all]}
  */
