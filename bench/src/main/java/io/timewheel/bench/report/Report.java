@@ -162,7 +162,7 @@ public final class Report {
                     + " on executors created once per variant and reused by every burst. Lateness = the callback's `nanoTime`, read"
                     + " before its work, minus (`nanoTime` before the schedule call + the delay). ")
                     .append(String.format("The default row: %d bursts per kind of %,d timers due %d ms ± %s ms, arriving over %d us,"
-                            + " %d us callbacks, %d worker, %d executor, %d load thread, a burst every %d ms.", d.bursts, d.timers,
+                            + " %d us callbacks, %d worker(s), %d executor(s), %d load thread(s), a burst every %d ms.", d.bursts, d.timers,
                             d.deadlineMs, Bursts.us(d.jitterMs), d.arrivalUs, d.workUs, d.workers, d.executors, d.load, d.gapMs))
                     .append(" Each other row changes one thing.\n\n");
             md.append(Bursts.table(f.bursts).markdown()).append('\n').append(Bursts.NOTE).append("\n\n");
