@@ -369,7 +369,8 @@ public final class BurstLatenessHarness {
 
     /** Runs each configuration in turn, printing each one's figures and, for several, a summary table. */
     public static List<Result> run(List<Config> configs, PrintStream out, PrintWriter csv) throws InterruptedException {
-        out.printf("lateness in bursts under load: STPE and timewheel side by side, %d configuration(s)%n", configs.size());
+        out.printf("lateness in bursts under load: STPE and timewheel side by side, %d configuration(s); Java %s, %d CPUs%n",
+                configs.size(), Runtime.version(), Runtime.getRuntime().availableProcessors());
         if (csv != null) {
             csv.println("variant,kind,burst,slot,timers,p50_ns,p99_ns,max_ns,early,missing");
         }
@@ -408,6 +409,7 @@ public final class BurstLatenessHarness {
         out.printf("  %d bursts per kind in %d slot(s), kinds interleaved stpe, timewheel, timewheel, stpe, ...; %d warm-up slot(s)"
                 + " per kind first, not counted; executors reused by every burst%n", c.bursts, slots, c.warmup);
         long t0 = System.nanoTime();
+        String loadBefore = loadAverage();
         Load load = new Load(c.load);
         Map<Kind, List<ScheduledThreadPoolExecutor>> executors = new EnumMap<>(Kind.class);
         try {
@@ -439,6 +441,8 @@ public final class BurstLatenessHarness {
             }
             Result result = new Result(c, kinds, (System.nanoTime() - t0) / 1e9);
             print(result, out);
+            out.printf("  load average before -> after (other work on the machine; this run adds %d spinning thread(s)): %s -> %s%n",
+                    c.load, loadBefore, loadAverage());
             return result;
         } finally {
             load.stop();
@@ -656,6 +660,16 @@ public final class BurstLatenessHarness {
             t.setDaemon(true);
             return t;
         };
+    }
+
+    /** The 1, 5 and 15 minute load averages (Linux), or "n/a". */
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "n/a";
+        }
     }
 
     private static PrintWriter csvWriter(Path path) throws IOException {
