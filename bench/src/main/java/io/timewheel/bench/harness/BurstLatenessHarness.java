@@ -53,8 +53,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Run:
  * <pre>
- * java -jar bench/target/timewheel-bench.jar lateness-burst                  # the default row, ~10 s
- * java -jar bench/target/timewheel-bench.jar lateness-burst --matrix         # every variant below, ~1.5 min
+ * java -jar bench/target/timewheel-bench.jar lateness-burst                  # the default row, ~8 s
+ * java -jar bench/target/timewheel-bench.jar lateness-burst --matrix         # every variant below, ~1 min
  * java -jar bench/target/timewheel-bench.jar lateness-burst [--workers 1] [--executors 1] [--work-us 5]
  *     [--bursts 30] [--timers 500] [--deadline-ms 50] [--jitter-ms 2.5] [--gap-ms 100] [--load 1]
  *     [--arrival-us 600] [--warmup 5] [--train N] [--seed 12] [--csv FILE]
