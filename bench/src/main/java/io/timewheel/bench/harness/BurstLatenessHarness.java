@@ -209,6 +209,41 @@ public final class BurstLatenessHarness {
         public final int index, slot, timers, early, missing;
         public final long p50, p99, max, worstEarly;
 
+        /**
+         * The figures of one burst from its timers' deadlines and start times ({@code Long.MIN_VALUE}: never
+         * ran). Lateness = start - deadline; negative is early (and counted in the percentiles as it is).
+         */
+        static Burst of(Kind kind, int index, int slot, long[] deadlines, long[] starts) {
+            int n = deadlines.length;
+            long[] late = new long[n];
+            int ran = 0, early = 0;
+            long worstEarly = 0;
+            for (int i = 0; i < n; i++) {
+                long s = starts[i];
+                if (s == Long.MIN_VALUE) {
+                    continue;
+                }
+                long l = s - deadlines[i];
+                late[ran++] = l;
+                if (l < 0) {
+                    early++;
+                    worstEarly = Math.max(worstEarly, -l);
+                }
+            }
+            if (ran == 0) {
+                return new Burst(kind, index, slot, n, 0, 0, 0, 0, 0, n);
+            }
+            long[] sorted = Arrays.copyOf(late, ran);
+            Arrays.sort(sorted);
+            return new Burst(kind, index, slot, n, rank(sorted, 50), rank(sorted, 99), sorted[ran - 1], early, worstEarly, n - ran);
+        }
+
+        /** Nearest-rank percentile of a sorted, non-empty array: the smallest value with at least p% at or below it. */
+        static long rank(long[] sorted, double p) {
+            int i = (int) Math.ceil(p / 100 * sorted.length) - 1;
+            return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+        }
+
         Burst(Kind kind, int index, int slot, int timers, long p50, long p99, long max, int early, long worstEarly, int missing) {
             this.kind = kind;
             this.index = index;
@@ -263,7 +298,7 @@ public final class BurstLatenessHarness {
             return bursts.stream().mapToInt(b -> b.missing).sum();
         }
 
-        private static double median(long[] values) {
+        static double median(long[] values) {
             if (values.length == 0) {
                 return Double.NaN;
             }
@@ -567,34 +602,7 @@ public final class BurstLatenessHarness {
             }
             long wait = longest + TimeUnit.MICROSECONDS.toNanos((long) c.workUs * c.timers) + TimeUnit.SECONDS.toNanos(30);
             done.await(wait, TimeUnit.NANOSECONDS);
-            long[] late = new long[c.timers];
-            int ran = 0, early = 0;
-            long worstEarly = 0;
-            for (int i = 0; i < c.timers; i++) {
-                long s = starts[i]; // written before the callback's countDown: visible once counted
-                if (s == Long.MIN_VALUE) {
-                    continue;
-                }
-                long l = s - deadlines[i];
-                late[ran++] = l;
-                if (l < 0) {
-                    early++;
-                    worstEarly = Math.max(worstEarly, -l);
-                }
-            }
-            int missing = c.timers - ran;
-            if (ran == 0) {
-                return new Burst(kind, index, slot, c.timers, 0, 0, 0, 0, 0, missing);
-            }
-            long[] sorted = Arrays.copyOf(late, ran);
-            Arrays.sort(sorted);
-            return new Burst(kind, index, slot, c.timers, rank(sorted, 50), rank(sorted, 99), sorted[ran - 1], early, worstEarly, missing);
-        }
-
-        /** Nearest-rank percentile of a sorted, non-empty array. */
-        private static long rank(long[] sorted, double p) {
-            int i = (int) Math.ceil(p / 100 * sorted.length) - 1;
-            return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+            return Burst.of(kind, index, slot, deadlines, starts); // starts written before countDown: visible once counted
         }
     }
 
