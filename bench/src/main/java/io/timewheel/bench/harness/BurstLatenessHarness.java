@@ -388,7 +388,7 @@ public final class BurstLatenessHarness {
     /**
      * The variants: {@code base} (the default row) first, then one change each. Counts are those of
      * {@code base}, except the overlapping variant, which runs twice the bursts in trains of 12 (a burst every
-     * 10 ms: five in flight at once) so that it still has five slots per kind.
+     * 10 ms: six in flight at once) so that it still has five slots per kind.
      */
     public static List<Config> matrix(Config base) {
         int overlapGap = Math.max(1, base.deadlineMs / 5);
