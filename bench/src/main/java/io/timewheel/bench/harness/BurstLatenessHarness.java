@@ -339,6 +339,40 @@ public final class BurstLatenessHarness {
             return timewheel().medianP99Micros() / stpe().medianP99Micros();
         }
 
+        /**
+         * The median over slots of timewheel's p50 over STPE's p50 in the same slot (the i-th burst of each
+         * kind: run next to each other), pairs where either burst had no timer run or STPE's p50 is not
+         * positive left out. Less moved than {@link #p50Ratio} by other work on the machine that comes and goes
+         * over seconds, which falls on both bursts of a pair; not the goal's figure, a cross-check.
+         */
+        public double pairedP50Ratio() {
+            return paired(true);
+        }
+
+        /** As {@link #pairedP50Ratio()}, for the p99. */
+        public double pairedP99Ratio() {
+            return paired(false);
+        }
+
+        private double paired(boolean p50) {
+            List<Burst> s = stpe().bursts, w = timewheel().bursts;
+            int n = Math.min(s.size(), w.size());
+            double[] ratios = new double[n];
+            int k = 0;
+            for (int i = 0; i < n; i++) {
+                Burst a = s.get(i), b = w.get(i);
+                long x = p50 ? a.p50 : a.p99, y = p50 ? b.p50 : b.p99;
+                if (a.missing < a.timers && b.missing < b.timers && x > 0) {
+                    ratios[k++] = (double) y / x;
+                }
+            }
+            if (k == 0) {
+                return Double.NaN;
+            }
+            Arrays.sort(ratios, 0, k);
+            return k % 2 == 1 ? ratios[k / 2] : (ratios[k / 2 - 1] + ratios[k / 2]) / 2;
+        }
+
         /** The goal: timewheel's median p50 and p99 no worse than STPE's, no early fire, no timer lost. */
         public boolean goalMet() {
             return p50Ratio() <= 1 && p99Ratio() <= 1 && timewheel().early() == 0 && timewheel().missing() == 0;
@@ -424,13 +458,13 @@ public final class BurstLatenessHarness {
             }
         }
         if (results.size() > 1) {
-            out.printf("%n%-12s %10s %10s %7s %10s %10s %7s %10s %10s %9s  %s%n", "variant", "stpe p50", "tw p50", "ratio", "stpe p99",
-                    "tw p99", "ratio", "stpe max", "tw max", "early s/t", "goal (us; medians over bursts)");
+            out.printf("%n%-12s %10s %10s %7s %10s %10s %7s %10s %10s %9s %15s  %s%n", "variant", "stpe p50", "tw p50", "ratio", "stpe p99",
+                    "tw p99", "ratio", "stpe max", "tw max", "early s/t", "paired p50/p99", "goal (us; medians over bursts)");
             for (Result r : results) {
-                out.printf("%-12s %10.1f %10.1f %6.2fx %10.1f %10.1f %6.2fx %10.1f %10.1f %4d/%-4d  %s%n", r.config.name,
+                out.printf("%-12s %10.1f %10.1f %6.2fx %10.1f %10.1f %6.2fx %10.1f %10.1f %4d/%-4d %6.2fx/%6.2fx  %s%n", r.config.name,
                         r.stpe().medianP50Micros(), r.timewheel().medianP50Micros(), r.p50Ratio(), r.stpe().medianP99Micros(),
                         r.timewheel().medianP99Micros(), r.p99Ratio(), r.stpe().maxMicros(), r.timewheel().maxMicros(),
-                        r.stpe().early(), r.timewheel().early(), r.verdict());
+                        r.stpe().early(), r.timewheel().early(), r.pairedP50Ratio(), r.pairedP99Ratio(), r.verdict());
             }
         }
         return results;
@@ -509,6 +543,8 @@ public final class BurstLatenessHarness {
         }
         out.printf("  timewheel / stpe: p50 %.2fx, p99 %.2fx, max %.2fx -> goal (no worse than STPE, zero early fires): %s  [%.1f s]%n",
                 r.p50Ratio(), r.p99Ratio(), r.timewheel().maxMicros() / r.stpe().maxMicros(), r.verdict(), r.seconds);
+        out.printf("  paired cross-check (median over slots of timewheel / stpe in the same slot): p50 %.2fx, p99 %.2fx%n",
+                r.pairedP50Ratio(), r.pairedP99Ratio());
     }
 
     /** Slot {@code s}'s order of the kinds: forward on even slots, backward on odd ones (ABBA). */

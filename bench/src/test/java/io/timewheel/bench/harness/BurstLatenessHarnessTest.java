@@ -98,6 +98,19 @@ class BurstLatenessHarnessTest {
     }
 
     @Test
+    void result_pairedRatio_isTheMedianOfSameSlotRatios() {
+        // slot by slot: 2x, 1x, 10x, 0.5x (and a pair left out: STPE's burst had no timer run)
+        Summary stpe = summary(Kind.STPE, 100, 100, 100, 100);
+        Summary wheel = summary(Kind.TIMEWHEEL, 200, 100, 1_000, 50, 7);
+        long[] never = {Long.MIN_VALUE};
+        stpe.bursts.add(Burst.of(Kind.STPE, 4, 4, new long[1], never));
+        Result r = result(stpe, wheel);
+        assertEquals(1.5, r.pairedP50Ratio(), 1e-9); // the median of 0.5, 1, 2, 10
+        assertEquals(1.5, r.pairedP99Ratio(), 1e-9);
+        assertEquals(Double.NaN, result(summary(Kind.STPE, 0), summary(Kind.TIMEWHEEL, 5)).pairedP50Ratio());
+    }
+
+    @Test
     void config_overlapsOnlyWhenTheGapIsShorterThanTheLatestDeadline() {
         Config c = Config.defaults();
         assertFalse(c.overlapping());
