@@ -1,6 +1,7 @@
 package io.timewheel.bench;
 
 import io.timewheel.bench.harness.AgentHarness;
+import io.timewheel.bench.harness.BurstLatenessHarness;
 import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
 import io.timewheel.bench.harness.LoadedLatenessHarness;
@@ -23,13 +24,16 @@ public final class Main {
             "usage: java -jar bench/target/timewheel-bench.jar MODE [options]",
             "  quick                 1-2 minutes: the headline table, timewheel beside every peer, with ratios",
             "  full [--out DIR] [--matrix] [--tiny]",
-            "                        the full run (~14 min on 2 CPUs): every benchmark and harness; writes DIR",
+            "                        the full run (~15 min on 2 CPUs): every benchmark and harness; writes DIR",
             "                        (default bench/results/jdkNN) with report.md, charts and raw results;",
             "                        --matrix runs schedule+cancel at every pending count x thread count,",
             "                        --tiny the same pipeline at toy sizes (a check, not figures to quote)",
             "  jmh [JMH options]     JMH itself, e.g. jmh ScheduleCancelBenchmark -p peer=timewheel -t 2 (jmh -h for help)",
             "  lateness [--timers 100000] [--max-delay-ms 500] [--peers a,b]",
             "  lateness-under-load [--producers 1] [--millis 3000] [--peers a,b]",
+            "  lateness-burst [--matrix] [--workers 1] [--executors 1] [--work-us 5] [--bursts 30] [--timers 500]",
+            "           [--deadline-ms 50] [--jitter-ms 2.5] [--gap-ms 100] [--load 1] [--arrival-us 600] [--warmup 5]",
+            "           [--train N] [--seed 12] [--csv FILE]   bursts of deadlines under CPU load, STPE vs timewheel (issue 12)",
             "  memory   [--timers 1000000] [--peers a,b]",
             "  idle     [--seconds 10] [--timers 1000000] [--peers a,b] [--parallel]",
             "  threads  [--peers a,b]",
@@ -62,6 +66,9 @@ public final class Main {
                 break;
             case "lateness-under-load":
                 LoadedLatenessHarness.main(rest);
+                break;
+            case "lateness-burst":
+                BurstLatenessHarness.main(rest);
                 break;
             case "memory":
                 MemoryHarness.main(rest);

@@ -32,6 +32,11 @@ class SmokeTest {
     }
 
     @Test
+    void burstLateness_measuresStpeAndTimewheel() throws Exception {
+        Smoke.burst(System.out);
+    }
+
+    @Test
     void memory_idle_threads_agent_runInChildJvms() throws Exception {
         java.util.List<Peer> two = java.util.List.of(Peer.TIMEWHEEL, Peer.STPE);
         Smoke.memory(two, System.out);

@@ -1,6 +1,7 @@
 package io.timewheel.bench.report;
 
 import io.timewheel.bench.harness.AgentHarness;
+import io.timewheel.bench.harness.BurstLatenessHarness;
 import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
 import io.timewheel.bench.harness.LoadedLatenessHarness;
@@ -26,6 +27,8 @@ public final class Figures {
     public final List<JmhRow> jmh = new ArrayList<>();
     public Map<Peer, LatenessHarness.Result> lateness = new LinkedHashMap<>();
     public Map<Peer, LoadedLatenessHarness.Result> loadedLateness = new LinkedHashMap<>();
+    /** lateness-burst: the default row first, then (full run) the other variants of the matrix. */
+    public List<BurstLatenessHarness.Result> bursts = new ArrayList<>();
     public Map<Peer, MemoryHarness.Result> memory = new LinkedHashMap<>();
     public Map<String, IdleHarness.Result> idle = new LinkedHashMap<>();
     public int idleTimers = 1_000_000;

@@ -1,5 +1,6 @@
 package io.timewheel.bench.report;
 
+import io.timewheel.bench.harness.BurstLatenessHarness;
 import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
@@ -96,6 +97,26 @@ public final class Headline {
         }
         if (ourLate != null) {
             t.row("zero early fires", ourLate.early + " early of " + ourLate.timers, ourLate.early == 0 ? "met" : "MISSED");
+        }
+        if (!f.bursts.isEmpty()) {
+            BurstLatenessHarness.Result b = f.bursts.get(0);
+            BurstLatenessHarness.Summary s = b.stpe(), w = b.timewheel();
+            t.row("bursts under load (" + b.config.name + " row): p50 and p99 no worse than STPE's",
+                    String.format("p50 %s vs %s us (%s), p99 %s vs %s us (%s)", Bursts.us(w.medianP50Micros()), Bursts.us(s.medianP50Micros()),
+                            Bursts.ratio(b.p50Ratio()), Bursts.us(w.medianP99Micros()), Bursts.us(s.medianP99Micros()), Bursts.ratio(b.p99Ratio())),
+                    b.p50Ratio() <= 1 && b.p99Ratio() <= 1 ? "met" : "MISSED");
+            int early = 0, timers = 0, missing = 0, met = 0;
+            for (BurstLatenessHarness.Result r : f.bursts) {
+                early += r.timewheel().early();
+                timers += r.timewheel().timers();
+                missing += r.timewheel().missing();
+                met += r.goalMet() ? 1 : 0;
+            }
+            t.row("bursts under load: zero early fires" + (f.bursts.size() > 1 ? " (every variant)" : ""),
+                    early + " early of " + timers + (missing > 0 ? ", " + missing + " never ran" : ""), early == 0 && missing == 0 ? "met" : "MISSED");
+            if (f.bursts.size() > 1) {
+                t.row("bursts under load: goal met in every variant", met + " of " + f.bursts.size() + " variants", met == f.bursts.size() ? "met" : "MISSED");
+            }
         }
         MemoryHarness.Result mem = f.memory.get(us);
         if (mem != null) {

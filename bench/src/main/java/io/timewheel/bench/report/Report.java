@@ -1,5 +1,6 @@
 package io.timewheel.bench.report;
 
+import io.timewheel.bench.harness.BurstLatenessHarness;
 import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
 import io.timewheel.bench.harness.LoadedLatenessHarness;
@@ -151,6 +152,26 @@ public final class Report {
                     Long.toString(r.probes.getTotalCount()), Integer.toString(r.missed), String.format("%.2f", r.producerMops));
         }
         md.append(ll.markdown()).append('\n');
+
+        if (!f.bursts.isEmpty()) {
+            BurstLatenessHarness.Config d = f.bursts.get(0).config;
+            md.append("## Lateness in bursts under load (issue 12)\n\n`lateness-burst --matrix`: bursts of one-shot timers due a"
+                    + " fixed delay ± a jitter after they are scheduled, arriving within a fraction of a millisecond, each callback"
+                    + " busy-spinning a few microseconds, while other threads keep CPUs busy; the same bursts on the JDK's STPE and"
+                    + " on timewheel, in interleaved slots (stpe, timewheel, timewheel, stpe, ...) after warm-up slots not counted,"
+                    + " on executors created once per variant and reused by every burst. Lateness = the callback's `nanoTime`, read"
+                    + " before its work, minus (`nanoTime` before the schedule call + the delay). ")
+                    .append(String.format("The default row: %d bursts per kind of %,d timers due %d ms ± %s ms, arriving over %d us,"
+                            + " %d us callbacks, %d worker(s), %d executor(s), %d load thread(s), a burst every %d ms.", d.bursts, d.timers,
+                            d.deadlineMs, Bursts.us(d.jitterMs), d.arrivalUs, d.workUs, d.workers, d.executors, d.load, d.gapMs))
+                    .append(" Each other row changes one thing.\n\n");
+            md.append(Bursts.table(f.bursts).markdown()).append('\n').append(Bursts.NOTE).append("\n\n");
+            for (BurstLatenessHarness.Result r : f.bursts) {
+                md.append("- ").append(r.config.name).append(": ").append(r.config.describe())
+                        .append(String.format(" (%.0f s)", r.seconds)).append('\n');
+            }
+            md.append("\nPer-burst p50, p99, max, early fires: `raw/lateness-burst.csv`.\n\n");
+        }
 
         md.append("## Memory per pending timer\n\n`memory`: JOL `GraphLayout.parseInstance(root).totalSize()` with 1M timers"
                 + " pending minus the same with none, all timers running one shared Runnable (the user's task is not counted;"

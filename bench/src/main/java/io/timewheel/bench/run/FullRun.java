@@ -9,6 +9,7 @@ import io.timewheel.bench.report.Report;
 
 import io.timewheel.bench.harness.AgentHarness;
 import io.timewheel.bench.harness.Args;
+import io.timewheel.bench.harness.BurstLatenessHarness;
 import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
 import io.timewheel.bench.harness.LoadedLatenessHarness;
@@ -18,6 +19,7 @@ import io.timewheel.bench.peer.Peer;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,7 +29,7 @@ import java.util.Map;
 
 /**
  * The full run: every benchmark and harness, written to a results folder as {@code report.md} with PNG
- * charts, JMH's logs and JSON, and the lateness histograms (raw/). About 14 minutes on 2 cores.
+ * charts, JMH's logs and JSON, and the lateness histograms (raw/). About 15 minutes on 2 cores (the burst matrix: about one).
  * {@code --tiny} runs the same pipeline at toy sizes in about a minute (to check it, not to quote).
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar full [--out bench/results/jdk17] [--matrix] [--peers all] [--tiny]}
@@ -43,6 +45,8 @@ public final class FullRun {
         int expiryTimers = 1_000_000, expiryWindowMs = 1000, expiryWarmups = 1, expiryIterations = 3;
         int latenessTimers = 100_000, latenessRounds = 3;
         int loadedMillis = 3_000;
+        /** lateness-burst: the default row; the full run runs its matrix. */
+        BurstLatenessHarness.Config burst = BurstLatenessHarness.Config.defaults();
         int memoryTimers = 1_000_000;
         int idleTimers = 1_000_000, idleMillis = 10_000;
         int agentRuns = 10;
@@ -63,6 +67,7 @@ public final class FullRun {
             s.latenessTimers = 2_000;
             s.latenessRounds = 1;
             s.loadedMillis = 300;
+            s.burst = s.burst.bursts(2).timers(50).warmup(1).deadline(5, 1).gapMs(10);
             s.memoryTimers = 10_000;
             s.idleTimers = 10_000;
             s.idleMillis = 1_000;
@@ -151,6 +156,10 @@ public final class FullRun {
         }
         step(out, "lateness under load");
         f.loadedLateness = LoadedLatenessHarness.run(peers, 1, z.loadedMillis, out);
+        step(out, "lateness in bursts under load (matrix)");
+        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(raw.resolve("lateness-burst.csv")))) {
+            f.bursts = BurstLatenessHarness.run(BurstLatenessHarness.matrix(z.burst), out, csv);
+        }
         step(out, "memory");
         f.memory = MemoryHarness.run(peers, z.memoryTimers, out);
         step(out, "idle");

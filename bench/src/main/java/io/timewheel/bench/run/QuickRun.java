@@ -1,5 +1,6 @@
 package io.timewheel.bench.run;
 
+import io.timewheel.bench.report.Bursts;
 import io.timewheel.bench.report.Charts;
 import io.timewheel.bench.report.Figures;
 import io.timewheel.bench.report.Headline;
@@ -8,6 +9,7 @@ import io.timewheel.bench.report.Machine;
 import io.timewheel.bench.report.Report;
 
 import io.timewheel.bench.harness.Args;
+import io.timewheel.bench.harness.BurstLatenessHarness;
 import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
@@ -21,7 +23,8 @@ import java.util.List;
 /**
  * The main job: a one-to-two-minute side-by-side run that prints the headline table. Short JMH runs
  * (one fork, 1 s warm-up, 2 x 1 s measured) and the harnesses at their headline sizes, the idle windows
- * shortened to 5 s and run side by side. For the numbers to quote, use {@code full}.
+ * shortened to 5 s and run side by side, and the default row of {@code lateness-burst} (STPE and timewheel,
+ * about 8 s; the matrix of variants runs in {@code full}). For the numbers to quote, use {@code full}.
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar quick [--peers all]}
  */
@@ -51,7 +54,7 @@ public final class QuickRun {
         }
         Figures f = new Figures(peers);
 
-        out.printf("%n[1/5] schedule+cancel, %d pending, 1 thread (JMH, short)...%n", f.largePending());
+        out.printf("%n[1/6] schedule+cancel, %d pending, 1 thread (JMH, short)...%n", f.largePending());
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL)
                 .param("peer", ids(peers)).param("pending", Integer.toString(f.largePending()))
                 .warmup(1, 1000).measure(2, 1000)));
@@ -62,25 +65,32 @@ public final class QuickRun {
             out.printf("  %-12s pending=%-8s %8.3f ops/us%n", r.param("peer"), r.param("pending"), r.score);
         }
 
-        out.printf("%n[2/5] ");
+        out.printf("%n[2/6] ");
         f.lateness = LatenessHarness.run(peers, 100_000, 500, 1, out);
 
-        out.printf("%n[3/5] ");
+        out.printf("%n[3/6] ");
         f.memory = MemoryHarness.run(peers, 100_000, out);
 
-        out.printf("%n[4/5] ");
+        out.printf("%n[4/6] ");
         f.idleTimers = 1_000_000;
         f.idle = IdleHarness.run(peers, List.of(f.idleTimers), 5_000, true, out);
 
-        out.printf("%n[5/5] ");
+        out.printf("%n[5/6] ");
         f.threads = ThreadsHarness.run(peers, out);
+
+        out.printf("%n[6/6] ");
+        f.bursts = BurstLatenessHarness.run(List.of(BurstLatenessHarness.Config.defaults()), out, null);
 
         out.printf("%n== timewheel vs the peers (%s, %d CPUs, load %s -> %s, %.0f s) ==%n", Machine.jdk(),
                 Runtime.getRuntime().availableProcessors(), loadBefore, Machine.loadAverage(), (System.nanoTime() - t0) / 1e9);
         out.print(Headline.table(f).text());
         out.println(Headline.RATIO_NOTE);
         out.println("Quick settings: JMH 1 fork, 1x1 s warm-up, 2x1 s measured; lateness 100k timers; memory 100k timers;"
-                + " idle 5 s windows side by side. Use 'full' for the report.");
+                + " idle 5 s windows side by side;"
+                + " bursts: the default row only (the matrix runs in 'full'). Use 'full' for the report.");
+        out.printf("%n== lateness in bursts under load (issue 12), the default row ==%n");
+        out.print(Bursts.table(f.bursts).text());
+        out.println(Bursts.NOTE);
         out.printf("%n== targets ==%n");
         out.print(Headline.targets(f).text());
         return f;

@@ -8,6 +8,7 @@ import io.timewheel.bench.report.Machine;
 import io.timewheel.bench.report.Report;
 
 import io.timewheel.bench.harness.AgentHarness;
+import io.timewheel.bench.harness.BurstLatenessHarness;
 import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
 import io.timewheel.bench.harness.LoadedLatenessHarness;
@@ -84,6 +85,7 @@ public final class Smoke {
     /** The harnesses: lateness for every peer; those that start a JVM per measurement for two peers. */
     public static void harnesses(List<Peer> peers, PrintStream out) throws Exception {
         lateness(peers, out);
+        burst(out);
         List<Peer> two = List.of(Peer.TIMEWHEEL, Peer.STPE);
         memory(two, out);
         idle(two, out);
@@ -96,6 +98,26 @@ public final class Smoke {
         check(r.size() == peers.size(), "lateness: a result per peer");
         Map<Peer, LoadedLatenessHarness.Result> loaded = LoadedLatenessHarness.run(peers, 1, 150, out);
         check(loaded.size() == peers.size(), "lateness under load: a result per peer");
+    }
+
+    /**
+     * lateness-burst at toy sizes: the default row and an overlapping one with several workers and executors,
+     * so every path of the harness runs. Checks that every timer ran and none ran early (a contract, not a timing).
+     */
+    public static List<BurstLatenessHarness.Result> burst(PrintStream out) throws Exception {
+        BurstLatenessHarness.Config tiny = BurstLatenessHarness.Config.defaults().bursts(2).timers(50).warmup(1).deadline(5, 1)
+                .gapMs(10).arrivalUs(100);
+        List<BurstLatenessHarness.Result> results = BurstLatenessHarness.run(List.of(tiny.named("smoke"),
+                tiny.named("smoke overlapping").workers(2).executors(2).workUs(1).gapMs(2).bursts(4)), out, null);
+        check(results.size() == 2, "lateness-burst: a result per configuration");
+        for (BurstLatenessHarness.Result r : results) {
+            for (BurstLatenessHarness.Summary s : r.kinds.values()) {
+                check(s.bursts.size() == r.config.bursts, "lateness-burst: " + r.config.bursts + " bursts of " + s.kind.id());
+                check(s.missing() == 0, "lateness-burst: every timer of " + s.kind.id() + " ran");
+                check(s.early() == 0, "lateness-burst: no timer of " + s.kind.id() + " ran early");
+            }
+        }
+        return results;
     }
 
     public static void memory(List<Peer> peers, PrintStream out) throws Exception {
@@ -127,6 +149,8 @@ public final class Smoke {
     public static void report(List<Peer> peers, Path dir, PrintStream out) throws Exception {
         Figures f = new Figures(peers);
         f.lateness = LatenessHarness.run(List.of(Peer.TIMEWHEEL), 200, 5, 1, out);
+        f.bursts = BurstLatenessHarness.run(List.of(BurstLatenessHarness.Config.defaults().named("smoke").bursts(1).timers(20)
+                .warmup(0).deadline(2, 0.5).gapMs(4)), out, null);
         FullRun.charts(f, dir);
         String md = Report.markdown(f, new String[] {"smoke"}, Machine.loadAverage(), Machine.loadAverage(), 0, false);
         Files.writeString(dir.resolve("report.md"), md);

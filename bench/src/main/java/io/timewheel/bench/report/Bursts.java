@@ -1,0 +1,41 @@
+package io.timewheel.bench.report;
+
+import io.timewheel.bench.harness.BurstLatenessHarness;
+
+import java.util.List;
+
+/** The table of {@code lateness-burst} results: one row per configuration, STPE and timewheel side by side. */
+public final class Bursts {
+
+    /** How to read the table, for the console and the report. */
+    public static final String NOTE = "Microseconds late. p50 and p99: the median over bursts of each burst's p50 / p99;"
+            + " max: the latest timer of all bursts. Ratio: timewheel / STPE (above 1x: timewheel later). Goal (issue 12):"
+            + " timewheel's p50 and p99 no worse than STPE's (ratio <= 1), zero early fires, every timer run. Paired: a"
+            + " cross-check, the median over slots of timewheel's figure over STPE's in the same slot (their bursts run"
+            + " next to each other, so other work on the machine falls on both).";
+
+    private Bursts() {
+    }
+
+    public static Table table(List<BurstLatenessHarness.Result> results) {
+        Table t = new Table("variant", "stpe p50", "timewheel p50", "ratio", "stpe p99", "timewheel p99", "ratio", "stpe max",
+                "timewheel max", "early stpe / timewheel", "paired p50 / p99", "goal");
+        for (BurstLatenessHarness.Result r : results) {
+            BurstLatenessHarness.Summary s = r.stpe(), w = r.timewheel();
+            t.row(r.config.name, us(s.medianP50Micros()), us(w.medianP50Micros()), ratio(r.p50Ratio()), us(s.medianP99Micros()),
+                    us(w.medianP99Micros()), ratio(r.p99Ratio()), us(s.maxMicros()), us(w.maxMicros()),
+                    s.early() + " / " + w.early() + (s.missing() + w.missing() > 0
+                            ? " (never ran: " + s.missing() + " / " + w.missing() + ")" : ""),
+                    ratio(r.pairedP50Ratio()) + " / " + ratio(r.pairedP99Ratio()), r.verdict());
+        }
+        return t;
+    }
+
+    static String us(double v) {
+        return Double.isNaN(v) ? "-" : v >= 1000 ? String.format("%.0f", v) : String.format("%.1f", v);
+    }
+
+    static String ratio(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? "-" : String.format("%.2fx", v);
+    }
+}
