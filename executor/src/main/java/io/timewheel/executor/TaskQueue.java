@@ -27,7 +27,7 @@ final class TaskQueue {
      *
      *   inbox   the tick thread's lock-free MPSC queue (TickThread): new entries and Commands about entries.
      *   wheel   this queue's TimerWheel, created, read and written by the tick thread only (field wheel).
-     *   ready   the ReadyQueue: the near term, entries due within ReadyQueue.HORIZON_NANOS (4.19 ms), a heap
+     *   ready   the ReadyQueue: the near term, entries due within ReadyQueue.HORIZON_NANOS (8.39 ms), a heap
      *           under its own private lock; workers wait there for the exact deadline, as on STPE. The tick
      *           thread hands entries over in batches, at least TickThread.MARGIN_NANOS before their deadlines.
      *

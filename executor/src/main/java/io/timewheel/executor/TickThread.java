@@ -32,12 +32,16 @@ final class TickThread implements Runnable {
      * MARGIN_NANOS before the earliest next deadline.
      *
      * Hand-over. The workers own the near term (ReadyQueue): this thread hands an entry over when it is due
-     * within HORIZON_NANOS, and looks again when the earliest entry it still holds is MARGIN_NANOS (half
-     * the horizon) away. So each hand-over moves at least half a horizon of deadlines in one batch, a burst
-     * of deadlines costs a few wake-ups of this thread instead of one per wheel tick, and every entry
-     * reaches the workers at least MARGIN_NANOS (2.1 ms) before its deadline: on a busy CPU a wake-up of
-     * this thread that waits for a scheduler time slice still leaves the workers, not this thread, to
-     * decide when a task starts. The exact wait is theirs, as on STPE. With nothing pending it parks with no timeout: no periodic ticking,
+     * within HORIZON_NANOS (8.4 ms), and looks again when the earliest entry it still holds is MARGIN_NANOS
+     * (2.1 ms) away. So every entry reaches the workers at least MARGIN_NANOS before its deadline: on a busy
+     * CPU a wake-up of this thread that waits for a scheduler time slice still leaves the workers, not this
+     * thread, to decide when a task starts (the exact wait is theirs, as on STPE). And each hand-over moves
+     * HORIZON_NANOS - MARGIN_NANOS (6.3 ms) of deadlines or more in one batch: after handing over up to
+     * now + HORIZON it next wakes MARGIN before the first deadline beyond that. So a burst of deadlines up
+     * to 6.3 ms wide is handed over whole, before it starts, and if nothing else falls due soon after it,
+     * this thread does not wake (and take a CPU from the workers) while the burst runs. With the margin at
+     * half the horizon, a stream of deadlines had the second hand-over fall exactly on the first
+     * handed-over deadline, the moment the workers start. With nothing pending it parks with no timeout: no periodic ticking,
      * zero wake-ups while idle. An exception anywhere is reported through System.Logger and the loop goes
      * on; an entry being handed over when it happened is put back in its wheel, so none is lost. An
      * interrupt from outside is cleared (it would make every park return at once).
@@ -63,10 +67,10 @@ final class TickThread implements Runnable {
     /** Most inbox entries read between two expiry steps. */
     static final int DRAIN_BATCH = 1 << 14;
     /**
-     * How far ahead of the earliest deadline it holds this thread wakes to hand entries over: half the
-     * horizon, 2^21 ns = 2.1 ms. See the notes.
+     * How far ahead of the earliest deadline it holds this thread wakes to hand entries over: a quarter of
+     * the horizon, 2^21 ns = 2.1 ms. See the notes.
      */
-    static final long MARGIN_NANOS = ReadyQueue.HORIZON_NANOS >> 1;
+    static final long MARGIN_NANOS = ReadyQueue.HORIZON_NANOS >> 2;
     /**
      * How long a busy tick thread pauses when producers refill its inbox as fast as it drains it, instead
      * of spinning: 2^16 ns = 65.5 us, a small fraction of the margin, so every task offered meanwhile (due

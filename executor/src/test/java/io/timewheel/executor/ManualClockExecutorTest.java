@@ -77,6 +77,37 @@ class ManualClockExecutorTest {
     }
 
     @Test
+    void aBurstAsWideAsTheHandOverStride_isHandedOverWhole_beforeItStarts_andTheTickThreadSleepsThroughIt()
+            throws Exception {
+        start(0L, 1);
+        long first = SECONDS.toNanos(1);
+        long width = ReadyQueue.HORIZON_NANOS - TickThread.MARGIN_NANOS; // 6.3 ms
+        long later = first + SECONDS.toNanos(1);
+        int n = 101;
+        List<ScheduledFuture<?>> burst = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            burst.add(executor.schedule(() -> { }, first + width * i / (n - 1), NANOSECONDS));
+        }
+        executor.schedule(() -> { }, later, NANOSECONDS);
+        assertEquals(n + 1, sync());
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                executor.tickThread().wakeAt() == first - TickThread.MARGIN_NANOS);
+
+        clock.advanceNanos(first - TickThread.MARGIN_NANOS);
+        assertEquals(1, sync(), "part of the burst was still in the wheel MARGIN before it starts");
+        for (ScheduledFuture<?> f : burst) {
+            assertFalse(f.isDone(), "ran before its deadline");
+        }
+        // the next look is MARGIN before the next deadline it holds, not in the middle of the burst
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                executor.tickThread().parkState() != TickThread.AWAKE
+                        && executor.tickThread().wakeAt() == later - TickThread.MARGIN_NANOS);
+
+        clock.advanceNanos(TickThread.MARGIN_NANOS + width); // to the burst's last deadline
+        await().atMost(Duration.ofSeconds(10)).until(() -> burst.stream().allMatch(ScheduledFuture::isDone));
+    }
+
+    @Test
     void sameDeadline_runsInSubmissionOrder_onOneWorker() throws Exception {
         start(0L, 1);
         List<Integer> order = Collections.synchronizedList(new ArrayList<>());
