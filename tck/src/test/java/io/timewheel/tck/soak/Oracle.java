@@ -178,8 +178,6 @@ final class Oracle {
                 + e.getTaskCount());
         violations.check(completed >= ex.bodyRuns.sum(), what + ": completed " + completed + " < "
                 + ex.bodyRuns.sum() + " task bodies run");
-        violations.check(e.getLargestPoolSize() <= Math.max(1, ex.maxCore.get()), what + ": largest pool size "
-                + e.getLargestPoolSize() + " above every core size asked (" + ex.maxCore.get() + ")");
         // Commands and tasks that never ran and that no shutdownNow returned: only those a worker held when
         // shutdownNow came (one per worker and call), unless the caller took them out of the queue.
         long allowance = (long) ex.shutdownNows.get() * e.getLargestPoolSize();

@@ -458,15 +458,15 @@ final class Producer {
             int pool = e.getPoolSize();
             int largest = e.getLargestPoolSize();
             int queued = e.getQueue().size();
-            int maxCore = Math.max(1, ex.maxCore.get());
             violations.check(completed >= 0 && completed <= taskCount, what + ": completed " + completed
                     + " vs task count " + taskCount);
             violations.check(active >= 0 && pool >= 0 && queued >= 0, what + ": negative active " + active
                     + " pool " + pool + " queued " + queued);
             violations.check(pool <= largest && active <= largest, what + ": active " + active + " pool " + pool
                     + " largest " + largest);
-            violations.check(largest <= maxCore, what + ": largest pool " + largest + " above every core size asked ("
-                    + maxCore + ")");
+            // No check of largest against the core size: ThreadPoolExecutor's replacement of exiting workers
+            // (processWorkerExit -> addWorker(null, false), bounded by the maximum size) races with
+            // setCorePoolSize and prestart, and the JDK's pool was seen at 4 workers with cores of at most 3.
             violations.check(e.getCorePoolSize() >= 0 && e.getMaximumPoolSize() == Integer.MAX_VALUE,
                     what + ": core " + e.getCorePoolSize() + " max " + e.getMaximumPoolSize());
             violations.check(e.getKeepAliveTime(TimeUnit.NANOSECONDS) > 0, what + ": keep-alive not positive");
@@ -515,7 +515,6 @@ final class Producer {
         switch (r.nextInt(5)) {
             case 0 -> {
                 int core = r.nextInt(4);
-                ex.coreSizeAsked(core);
                 call("setCorePoolSize(" + core + ") on " + ex, () -> e.setCorePoolSize(core));
             }
             case 1 -> call("prestartCoreThread on " + ex, e::prestartCoreThread);

@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One executor of a round and what the oracle needs to know about it: when its first shutdown began,
- * whether its delayed-task policy ever dropped delayed tasks, the largest core size ever asked for, how
- * many bodies ran on it, and how many queue elements that are none of the round's known futures were taken
+ * whether its delayed-task policy ever dropped delayed tasks, its shutdownNow calls, how many bodies ran
+ * on it, and how many queue elements that are none of the round's known futures were taken
  * out by the caller (the wrappers of execute()d commands and of invokeAll / invokeAny tasks).
  */
 final class SoakExecutor {
@@ -25,7 +25,6 @@ final class SoakExecutor {
     volatile long lastShutdownNowEnd;
     /** Set before any call that sets executeExistingDelayedTasksAfterShutdownPolicy to false. */
     volatile boolean delayedEverDropped;
-    final AtomicInteger maxCore = new AtomicInteger();
     final LongAdder bodyRuns = new LongAdder();
     /** Queue elements taken out for sure (remove, poll, drainTo, shutdownNow) that are no known future. */
     final LongAdder unknownTaken = new LongAdder();
@@ -36,7 +35,6 @@ final class SoakExecutor {
 
     SoakExecutor(Impl impl, int index, int core, boolean dedicatedTick, ThreadFactory factory) {
         this.index = index;
-        this.maxCore.set(core);
         if (impl == Impl.WHEEL) {
             this.executor = WheelScheduledExecutorService.builder().corePoolSize(core).threadFactory(factory)
                     .dedicatedTickThread(dedicatedTick).build();
@@ -68,10 +66,6 @@ final class SoakExecutor {
     synchronized void shutdownNowReturned() {
         lastShutdownNowEnd = System.nanoTime();
         shutdownNows.incrementAndGet();
-    }
-
-    void coreSizeAsked(int core) {
-        maxCore.accumulateAndGet(core, Math::max);
     }
 
     @Override

@@ -46,7 +46,8 @@ class SoakTest {
      *     run that did not throw; never for a periodic task; an ExecutionException carries the task's own
      *     planned failure;
      *   - getters: completed <= task count (read in that order), pool <= largest, active <= largest,
-     *     largest <= max(1, largest core size ever asked), sizes >= 0, terminated -> shut down,
+     *     sizes >= 0, terminated -> shut down (not largest <= core: TPE's worker replacement races with
+     *     setCorePoolSize, the JDK's pool was seen one above every core size asked),
      *     getDelay of a one-shot <= its delay; queue elements are RunnableScheduledFutures of that executor;
      *     remove/contains never see another executor's task.
      * Checked by the task body at each start (flags written by the callers after their call returned, so a
@@ -63,14 +64,18 @@ class SoakTest {
      *     afterwards; or perhaps taken out (the iterator's remove says nothing) and not done; or cancelled by
      *     a caller whose cancel returned true; or cancelled by the executor only as STPE would (a periodic
      *     task of a shut-down executor; a one-shot that never ran, whose scheduling call raced the first
-     *     shutdown, or with a positive delay on an executor whose delayed-task policy dropped delayed tasks);
+     *     shutdown, or with a positive delay on an executor whose delayed-task policy dropped delayed tasks,
+     *     or that was due before a shutdownNow returned: a worker that had taken it from the queue then
+     *     cancels it instead of running it, ScheduledFutureTask.run with the pool at STOP);
      *     or done normally after exactly one run with its own result, or with its own planned failure. A
      *     periodic task's future never completes normally. Anything else (not done, not returned, not taken
      *     out) is lost. A one-shot never runs twice;
-     *   - execute()d commands have no future: each ran at most once, and those that never ran and did not
-     *     race a shutdown are no more than the queue elements taken out that are no known future;
+     *   - execute()d commands have no future: each ran at most once. Per executor, the commands that never
+     *     ran (not racing a shutdown) plus the one-shots cancelled as the pool stopped are no more than the
+     *     queue elements taken out (shutdownNow, remove, poll, drainTo, iterator) that are no known future,
+     *     plus one per worker (largest pool size) and shutdownNow call;
      *   - every executor terminates; then no threads, an empty queue, completed == task count >= the bodies
-     *     that ran on it, largest pool size <= max(1, largest core size asked).
+     *     that ran on it.
      *
      * The same seed drives both implementations, so each sees the same sequence of rounds and calls (each
      * producer draws from its own seeded random); the interleaving is the machine's.
