@@ -178,6 +178,14 @@ final class Oracle {
                 + e.getTaskCount());
         violations.check(completed >= ex.bodyRuns.sum(), what + ": completed " + completed + " < "
                 + ex.bodyRuns.sum() + " task bodies run");
+        SoakHooks hooks = ex.hooks;
+        if (hooks != null) {
+            violations.check(hooks.terminated.get() == 1, what + ": terminated() called " + hooks.terminated.get()
+                    + " times");
+            violations.check(hooks.before.sum() == hooks.after.sum() && hooks.after.sum() >= ex.bodyRuns.sum(),
+                    what + ": beforeExecute " + hooks.before.sum() + " times, afterExecute " + hooks.after.sum()
+                            + " times, " + ex.bodyRuns.sum() + " task bodies run");
+        }
         // Commands and tasks that never ran and that no shutdownNow returned: only those a worker held when
         // shutdownNow came (one per worker and call), unless the caller took them out of the queue.
         long allowance = (long) ex.shutdownNows.get() * e.getLargestPoolSize();

@@ -33,9 +33,17 @@ final class SoakExecutor {
     /** execute()d commands whose call overlapped the first shutdown (may be cancelled by a racing shutdown). */
     final LongAdder executesRacingShutdown = new LongAdder();
 
-    SoakExecutor(Impl impl, int index, int core, boolean dedicatedTick, ThreadFactory factory) {
+    /** The hooks of a subclassed executor, or null. */
+    final SoakHooks hooks;
+
+    /** {@code hooks}: a subclass with these hooks (on the wheel: with the shared tick thread), or null. */
+    SoakExecutor(Impl impl, int index, int core, boolean dedicatedTick, ThreadFactory factory, SoakHooks hooks) {
         this.index = index;
-        if (impl == Impl.WHEEL) {
+        this.hooks = hooks;
+        if (hooks != null) {
+            this.executor = impl.subclass(core, factory, hooks);
+            this.description = "e" + index + "(core " + core + ", " + hooks.describe() + ")";
+        } else if (impl == Impl.WHEEL) {
             this.executor = WheelScheduledExecutorService.builder().corePoolSize(core).threadFactory(factory)
                     .dedicatedTickThread(dedicatedTick).build();
             this.description = "e" + index + "(core " + core + (dedicatedTick ? ", dedicated tick" : ", shared tick") + ")";

@@ -66,7 +66,8 @@ final class SoakRound {
     void run() throws InterruptedException {
         int executorCount = 1 + random.nextInt(3);
         for (int i = 0; i < executorCount; i++) {
-            SoakExecutor ex = new SoakExecutor(impl, i, random.nextInt(4), random.nextBoolean(), factory(i));
+            SoakHooks hooks = random.nextInt(3) == 0 ? new SoakHooks(random.nextBoolean(), violations) : null;
+            SoakExecutor ex = new SoakExecutor(impl, i, random.nextInt(4), random.nextBoolean(), factory(i), hooks);
             configure(ex);
             executors.add(ex);
             takenElements.add(new ConcurrentLinkedQueue<>());
@@ -138,9 +139,11 @@ final class SoakRound {
             int p = r.nextInt(100);
             Action action = p < 15 ? Action.NONE : p < 50 ? Action.SHUTDOWN : p < 80 ? Action.SHUTDOWN_NOW
                     : CLOSE != null ? Action.CLOSE : Action.SHUTDOWN;
-            plan.add(new long[] {r.nextLong(opsTarget), ex.index, action.ordinal()});
+            // Mostly in the second half of the producers' work, so that most calls meet a running executor.
+            long at = r.nextInt(4) == 0 ? r.nextLong(opsTarget) : opsTarget / 2 + r.nextLong(opsTarget - opsTarget / 2);
+            plan.add(new long[] {at, ex.index, action.ordinal()});
             if (action == Action.SHUTDOWN && r.nextInt(3) == 0) {
-                plan.add(new long[] {r.nextLong(opsTarget), ex.index, Action.SHUTDOWN_NOW.ordinal()});
+                plan.add(new long[] {at + r.nextLong(opsTarget - at + 1), ex.index, Action.SHUTDOWN_NOW.ordinal()});
             }
         }
         plan.sort((a, b) -> Long.compare(a[0], b[0]));
