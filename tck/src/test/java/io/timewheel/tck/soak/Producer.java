@@ -161,6 +161,10 @@ final class Producer {
             t.nestAt = 0;
             t.nestSeed = r.nextLong();
         }
+        if (r.nextInt(100) < 3) {
+            t.queueOpAt = periodic ? r.nextInt(3) : 0;
+            t.queueOpSeed = r.nextLong();
+        }
     }
 
     private List<SoakTask> invokeTasks(SoakExecutor ex, SoakTask.Kind kind) {

@@ -388,6 +388,49 @@ final class SoakRound {
         }
     }
 
+    /**
+     * A task body works on an executor's queue from a worker thread (perhaps its own executor's, while its
+     * periodic siblings re-arm): purge, toArray, the iterator, or remove of another task.
+     */
+    void queueOpFromTask(long seed, int id) {
+        SplittableRandom r = new SplittableRandom(seed);
+        SoakExecutor ex = executors.get(r.nextInt(executors.size()));
+        String what = "task " + id + " calling ";
+        tally.ops.increment();
+        try {
+            switch (r.nextInt(4)) {
+                case 0 -> {
+                    what += "purge on " + ex;
+                    ex.executor.purge();
+                }
+                case 1 -> {
+                    what += "getQueue().toArray() on " + ex;
+                    for (Object e : ex.executor.getQueue().toArray()) {
+                        violations.check(e instanceof java.util.concurrent.RunnableScheduledFuture,
+                                what + ": element " + e);
+                    }
+                }
+                case 2 -> {
+                    what += "getQueue().iterator() on " + ex;
+                    for (Runnable e : ex.executor.getQueue()) {
+                        violations.check(e != null, what + ": a null element");
+                    }
+                }
+                default -> {
+                    SoakTask t = pick(r.nextLong());
+                    Future<?> f = t == null ? null : t.future;
+                    what += "remove(task " + (t == null ? "-" : t.id) + ") on " + ex;
+                    if (f instanceof Runnable runnable && ex.executor.remove(runnable)) {
+                        violations.check(t.owner == ex, what + ": removed a task of another executor");
+                        taken(ex, runnable);
+                    }
+                }
+            }
+        } catch (Throwable e) {
+            violations.threw(what, e);
+        }
+    }
+
     private static Method closeMethod() {
         try {
             return ExecutorService.class.getMethod("close"); // Java 19+

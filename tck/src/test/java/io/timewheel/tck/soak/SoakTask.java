@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * An instrumented task: the body checks, at each start, the promises that can be checked from inside (not
  * before its deadline, no overlap with its own previous run, no start after the task was taken out, after
  * it threw, or more than once after a cancel returned true) and does what its plan says (cancel itself or
- * another task, schedule another task, throw). The plan is drawn from the producer's seeded random when
- * the task is made. Flags the callers set (cancelled, taken) are written after the call returned, so a
+ * another task, schedule another task, purge or query and edit an executor's queue, throw). The plan is
+ * drawn from the producer's seeded random when the task is made. Flags the callers set (cancelled, taken) are written after the call returned, so a
  * body that sees one started after that call.
  */
 final class SoakTask implements Runnable, Callable<Object> {
@@ -59,6 +59,8 @@ final class SoakTask implements Runnable, Callable<Object> {
     long otherPick;
     int nestAt = -1;
     long nestSeed;
+    int queueOpAt = -1;
+    long queueOpSeed;
 
     /** Set by the producer after the scheduling call returned. */
     volatile Future<?> future;
@@ -142,6 +144,9 @@ final class SoakTask implements Runnable, Callable<Object> {
         if (k == nestAt) {
             round.nest(nestSeed, id);
         }
+        if (k == queueOpAt) {
+            round.queueOpFromTask(queueOpSeed, id);
+        }
         boolean fail = k == throwAt;
         if (fail) {
             threw = true;
@@ -195,6 +200,6 @@ final class SoakTask implements Runnable, Callable<Object> {
                 + (maybeTaken ? " maybeTaken" : "") + (threw ? " threw" : "")
                 + (f != null ? " done=" + f.isDone() + " cancelled=" + f.isCancelled() : " no future")
                 + " plan[throwAt=" + throwAt + " selfCancelAt=" + selfCancelAt + " otherCancelAt=" + otherCancelAt
-                + " nestAt=" + nestAt + "]" + (cancels.length() > 0 ? " cancels[" + cancels + "]" : "");
+                + " nestAt=" + nestAt + " queueOpAt=" + queueOpAt + "]" + (cancels.length() > 0 ? " cancels[" + cancels + "]" : "");
     }
 }

@@ -31,7 +31,10 @@ class SoakTest {
      * setters (before and after shutdown), setCorePoolSize, prestart, setKeepAliveTime, allowCoreThreadTimeOut,
      * awaitTermination. Delays run from Long.MIN_VALUE to Long.MAX_VALUE in every TimeUnit (Delays; clamped
      * to 2^61 ns on Java < 24, JDK-8338765). Task bodies (SoakTask) follow a plan drawn when they are made:
-     * throw at run k, cancel themselves or another task at run k, schedule a new task. The controller shuts
+     * throw at run k, cancel themselves or another task at run k, schedule a new task, purge, read or edit
+     * an executor's queue (toArray, iterator, remove) from the worker thread. A third of the executors are
+     * subclasses (Impl.subclass) whose hooks count and check beforeExecute / afterExecute / terminated, half
+     * of them decorating every task with a foreign RunnableScheduledFuture (Decorated). The controller shuts
      * each executor down (shutdown, shutdownNow, close on Java 19+, shutdown then shutdownNow, or not at all)
      * when the producers reach a random operation count. When every thread is done, or blocked in a call that
      * may never return (untimed invokeAll/invokeAny whose tasks were taken away, close), the round calls
@@ -75,7 +78,8 @@ class SoakTest {
      *     queue elements taken out (shutdownNow, remove, poll, drainTo, iterator) that are no known future,
      *     plus one per worker (largest pool size) and shutdownNow call;
      *   - every executor terminates; then no threads, an empty queue, completed == task count >= the bodies
-     *     that ran on it.
+     *     that ran on it; a subclass saw terminated() once, as many afterExecute as beforeExecute calls
+     *     (no fewer than the bodies that ran), and afterExecute never got a Throwable (every task is a future).
      *
      * The same seed drives both implementations, so each sees the same sequence of rounds and calls (each
      * producer draws from its own seeded random); the interleaving is the machine's.
