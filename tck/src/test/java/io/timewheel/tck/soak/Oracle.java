@@ -76,26 +76,24 @@ final class Oracle {
 
     /** Checks one task's fate; returns true for an execute()d command that never ran and did not race a shutdown. */
     private boolean account(SoakTask t) {
-        String what = t.describe();
         int runs = t.runs.get();
-        violations.check(t.early.get() == 0, "started before its deadline: " + t.earlyDetail + ": " + what);
-        violations.check(t.overlaps.get() == 0, "overlapping runs: " + what);
-        violations.check(t.startsAfterTaken.get() == 0, "ran after it was taken out of the queue: " + what);
-        violations.check(t.startsAfterThrow.get() == 0, "ran again after it threw: " + what);
-        violations.check(t.startsAfterCancel.get() <= 1, "ran " + t.startsAfterCancel.get()
-                + " times after cancel returned true: " + what);
+        violations.check(t.early.get() == 0, t, "started before its deadline: " + t.earlyDetail + ": ");
+        violations.check(t.overlaps.get() == 0, t, "overlapping runs: ");
+        violations.check(t.startsAfterTaken.get() == 0, t, "ran after it was taken out of the queue: ");
+        violations.check(t.startsAfterThrow.get() == 0, t, "ran again after it threw: ");
+        violations.check(t.startsAfterCancel.get() <= 1, t, "ran more than once after cancel returned true: ");
         if (!t.kind.periodic()) {
-            violations.check(runs <= 1, "a one-shot task ran " + runs + " times: " + what);
+            violations.check(runs <= 1, t, "a one-shot task ran " + runs + " times: ");
         }
         if (t.rejected) {
             tally.rejected.increment();
-            violations.check(runs == 0, "rejected yet ran: " + what);
+            violations.check(runs == 0, t, "rejected yet ran: ");
             return false;
         }
         Future<?> f = t.future;
         if (t.kind == SoakTask.Kind.INVOKE_ALL || t.kind == SoakTask.Kind.INVOKE_ANY) {
             if (f != null && f.isDone() && !f.isCancelled()) {
-                Producer.checkOutcome(t, f, "invokeAll task", violations);
+                t.checkOutcome(f, "invokeAll task", violations);
             }
             return false; // invokeAny's futures are internal, and a call that threw cancelled its own
         }
@@ -111,7 +109,7 @@ final class Oracle {
             return false;
         }
         if (f == null) {
-            violations.add("accepted without a future: " + what);
+            violations.check(false, t, "accepted without a future: ");
             return false;
         }
         boolean periodic = t.kind.periodic();
@@ -121,16 +119,16 @@ final class Oracle {
             } else {
                 tally.removed.increment();
             }
-            violations.check(periodic || runs == 0, "taken out of the queue, yet ran: " + what);
-            violations.check(!f.isDone() || f.isCancelled() && t.cancelReturnedTrue,
-                    "taken out of the queue, yet done: " + what);
+            violations.check(periodic || runs == 0, t, "taken out of the queue, yet ran: ");
+            violations.check(!f.isDone() || f.isCancelled() && t.cancelReturnedTrue, t,
+                    "taken out of the queue, yet done: ");
             return false;
         }
         if (!f.isDone()) {
             if (t.maybeTaken) {
                 tally.removed.increment();
             } else {
-                violations.add("lost: not done, not returned by shutdownNow, not taken out: " + what);
+                violations.check(false, t, "lost: not done, not returned by shutdownNow, not taken out: ");
             }
             return false;
         }
@@ -142,19 +140,19 @@ final class Oracle {
             tally.cancelledByExecutor.increment();
             SoakExecutor ex = t.owner;
             if (periodic) {
-                violations.check(ex.shutdownBegan, "cancelled by an executor never shut down: " + what);
+                violations.check(ex.shutdownBegan, t, "cancelled by an executor never shut down: ");
             } else {
-                violations.check(runs == 0, "cancelled by the executor after it ran: " + what);
+                violations.check(runs == 0, t, "cancelled by the executor after it ran: ");
                 if (!ex.racedShutdown(t.callEnd) && !(ex.delayedEverDropped && t.delayNanos > 0)) {
                     stoppedBeforeRun[ex.index]++;
-                    violations.check(ex.shutdownNows.get() > 0 && ex.lastShutdownNowEnd - t.accept >= t.delayNanos,
+                    violations.check(ex.shutdownNows.get() > 0 && ex.lastShutdownNowEnd - t.accept >= t.delayNanos, t,
                             "cancelled by the executor, though delayed tasks were always kept, it was scheduled "
-                                    + "before the shutdown and not due before a shutdownNow: " + what);
+                                    + "before the shutdown and not due before a shutdownNow: ");
                 }
             }
             return false;
         }
-        Producer.checkOutcome(t, f, "at the end", violations);
+        t.checkOutcome(f, "at the end", violations);
         if (t.threw) {
             tally.failed.increment();
         } else {

@@ -1,6 +1,8 @@
 package io.timewheel.tck.soak;
 
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -184,6 +186,29 @@ final class SoakTask implements Runnable, Callable<Object> {
     /** What get() returns when the task completed normally. */
     Object expectedResult() {
         return kind.returnsTask() ? this : null;
+    }
+
+    /** Checks a done, not cancelled future of this task: its result (or failure) must be this task's own. */
+    void checkOutcome(Future<?> f, String what, Violations violations) {
+        try {
+            Object v = f.get();
+            if (kind.periodic()) {
+                violations.add(what + ": a periodic task's future completed normally (get() returned " + v
+                        + "): " + describe());
+            } else if (v != expectedResult() || runs.get() != 1 || threw) {
+                violations.add(what + ": get() returned " + v + ", expected " + expectedResult()
+                        + " after one run that did not throw: " + describe());
+            }
+        } catch (ExecutionException x) {
+            if (!(x.getCause() instanceof Planned p && p.id == id && threw)) {
+                violations.add(what + ": ExecutionException with cause " + x.getCause() + " for " + describe());
+            }
+        } catch (CancellationException x) {
+            violations.add(what + ": get() threw CancellationException though isCancelled() was false: "
+                    + describe());
+        } catch (InterruptedException x) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

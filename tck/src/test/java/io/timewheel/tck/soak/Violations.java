@@ -46,6 +46,13 @@ final class Violations {
         }
     }
 
+    /** As check(ok, what + task.describe()), the description built only on failure. */
+    void check(boolean ok, SoakTask task, String what) {
+        if (!ok) {
+            add(what + task.describe());
+        }
+    }
+
     long count() {
         return count.get();
     }
