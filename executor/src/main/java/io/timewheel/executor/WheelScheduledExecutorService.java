@@ -233,7 +233,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             throw new NullPointerException();
         }
         long now = clock.nanoTime();
-        ScheduledTask<Void> task = new ScheduledTask<>(queue, command, now + delayNanos(delay, unit));
+        ScheduledTask<Void> task = new ScheduledTask<>(queue, body(command), now + delayNanos(delay, unit));
         RunnableScheduledFuture<Void> decorated = decorateTask(command, task);
         delayedExecute(decorated, task, now);
         return decorated;
@@ -275,11 +275,19 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelay, TimeUnit unit, long period) {
         long now = clock.nanoTime();
-        PeriodicTask<Void> task = new PeriodicTask<>(queue, command, now + delayNanos(initialDelay, unit), period);
+        PeriodicTask<Void> task = new PeriodicTask<>(queue, body(command), now + delayNanos(initialDelay, unit), period);
         RunnableScheduledFuture<Void> decorated = decorateTask(command, task);
         task.outerTask = decorated;
         delayedExecute(decorated, task, now);
         return decorated;
+    }
+
+    /**
+     * What a task made from a Runnable runs: the command itself, unless it is also a Callable, which the task
+     * would call instead of running (STPE wraps every Runnable, so run() runs and the result is null).
+     */
+    private static Runnable body(Runnable command) {
+        return command instanceof Callable ? command::run : command;
     }
 
     @Override

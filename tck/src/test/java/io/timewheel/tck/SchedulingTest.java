@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RunnableScheduledFuture;
@@ -448,5 +449,54 @@ class SchedulingTest extends TckTest {
         assertEquals("FAILED", state(failed));
         pending.cancel(false);
         assertEquals("CANCELLED", state(pending));
+    }
+
+    /** Runnable and Callable at once: which method runs depends only on the overload it was handed to. */
+    private static class RunnableAndCallable implements Runnable, Callable<String> {
+        final AtomicInteger runs = new AtomicInteger();
+        final AtomicInteger calls = new AtomicInteger();
+
+        @Override
+        public void run() {
+            runs.incrementAndGet();
+        }
+
+        @Override
+        public String call() {
+            calls.incrementAndGet();
+            return "called";
+        }
+    }
+
+    @BothImpls
+    void taskThatIsBothRunnableAndCallable_runsTheMethodOfTheOverloadUsed(Impl impl) throws Exception {
+        // STPE wraps a Runnable with Executors.callable (FutureTask(Runnable, V)): run() runs, the result is
+        // null (or the given result), whatever else the object implements. Found by the soak suite.
+        ScheduledThreadPoolExecutor e = executor(impl, 1);
+        RunnableAndCallable task = new RunnableAndCallable();
+        assertNull(get(e.schedule((Runnable) task, 0, SECONDS)));
+        assertNull(get(e.submit((Runnable) task)));
+        assertEquals("result", get(e.submit(task, "result")));
+        e.execute(task);
+        flush(e, 0, SECONDS);
+        assertEquals(4, task.runs.get());
+        assertEquals(0, task.calls.get());
+        assertEquals("called", get(e.schedule((Callable<String>) task, 0, SECONDS)));
+        assertEquals("called", get(e.submit((Callable<String>) task)));
+        assertEquals(2, task.calls.get());
+        CountDownLatch periodicRuns = new CountDownLatch(2);
+        RunnableAndCallable periodic = new RunnableAndCallable() {
+            @Override
+            public void run() {
+                super.run();
+                periodicRuns.countDown();
+            }
+        };
+        ScheduledFuture<?> rate = e.scheduleAtFixedRate(periodic, 0, 1, MILLISECONDS);
+        ScheduledFuture<?> delay = e.scheduleWithFixedDelay(periodic, 0, 1, MILLISECONDS);
+        assertTrue(periodicRuns.await(WAIT_SECONDS, SECONDS));
+        rate.cancel(false);
+        delay.cancel(false);
+        assertEquals(0, periodic.calls.get());
     }
 }
