@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.timewheel.tck.BothImpls;
 import io.timewheel.tck.Impl;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * The soak suite: rounds of random operations on fresh executors, the same seeded sequence on the JDK's
@@ -90,6 +92,9 @@ class SoakTest {
 
     @BothImpls
     void randomOperations_everyTaskAccountedFor(Impl impl) throws Exception {
+        String only = System.getProperty("soak.impls", "").trim();
+        Assumptions.assumeTrue(only.isEmpty() || Arrays.asList(only.split(",")).contains(impl.name()),
+                () -> "soak.impls=" + only + " leaves out " + impl);
         long opsBudget = opsBudget();
         long nanosBudget = opsBudget > 0 ? Long.MAX_VALUE
                 : TimeUnit.SECONDS.toNanos(Long.getLong("soak.seconds", DEFAULT_SECONDS));
