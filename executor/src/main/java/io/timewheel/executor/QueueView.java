@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
  * What {@code getQueue()} returns: a live view of the executor's TaskQueue (inbox, wheel and ready heap),
  * with the operations of STPE's own queue.
  *
- * <p>Any thread. size and isEmpty are O(1) and exact at the instant they are read; contains is O(1) for
+ * <p>Any thread. size and isEmpty read a striped count without a lock: isEmpty is exact at an instant during
+ * the call, size exact when nothing is queued or taken meanwhile (else a value between the counts seen
+ * during the call; see QueuedCount); contains is O(1) for
  * the executor's own tasks; iterator and toArray work on a snapshot taken by the tick thread (weakly
  * consistent, as STPE's iterator is a snapshot too); the iterator's remove takes the task out of the
  * queue. offer accepts a RunnableScheduledFuture, as STPE's queue does; poll, take and drainTo take due

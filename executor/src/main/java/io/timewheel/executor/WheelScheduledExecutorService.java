@@ -398,8 +398,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     // The queue
 
     /**
-     * Returns the task queue: a live view of every task not yet started, delayed and due. Its size is
-     * exact and O(1); contains is O(1) for the executor's own tasks; iteration and toArray work on a
+     * Returns the task queue: a live view of every task not yet started, delayed and due. Its size is read
+     * without a lock (exact while nothing is queued or taken meanwhile; see QueuedCount); contains is O(1) for the executor's own tasks; iteration and toArray work on a
      * snapshot taken by the tick thread; remove takes a task out of the queue as {@link #remove} does.
      */
     @Override
