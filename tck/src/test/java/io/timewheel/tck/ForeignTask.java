@@ -9,13 +9,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A RunnableScheduledFuture of a class the executor has never seen, as a decorateTask override may return:
- * it delegates everything to the executor's own task and counts its runs. Any thread.
+ * it delegates everything to the executor's own task and counts its runs, ordered by remaining delay as such
+ * user classes usually are. Used by the differential tests and the soak suite. Any thread.
  */
-class ForeignTask<V> implements RunnableScheduledFuture<V> {
+public class ForeignTask<V> implements RunnableScheduledFuture<V> {
     final RunnableScheduledFuture<V> inner;
     final AtomicInteger runs = new AtomicInteger();
 
-    ForeignTask(RunnableScheduledFuture<V> inner) {
+    public ForeignTask(RunnableScheduledFuture<V> inner) {
         this.inner = inner;
     }
 
@@ -37,8 +38,8 @@ class ForeignTask<V> implements RunnableScheduledFuture<V> {
 
     @Override
     public int compareTo(Delayed other) {
-        long diff = getDelay(TimeUnit.NANOSECONDS) - other.getDelay(TimeUnit.NANOSECONDS);
-        return Long.signum(diff);
+        // Long.compare, not a difference: delays run from Long.MIN_VALUE to Long.MAX_VALUE (the soak suite)
+        return other == this ? 0 : Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.timewheel.tck.soak;
 
+import io.timewheel.tck.ForeignTask;
 import io.timewheel.tck.Hooks;
 import java.util.concurrent.Callable;
 import java.util.concurrent.RunnableScheduledFuture;
@@ -9,7 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The hooks of a subclassed executor in a round: counts beforeExecute / afterExecute / terminated, checks
- * what they receive, and (if {@code decorate}) wraps every task in a {@link Decorated}. Any thread.
+ * what they receive, and (if {@code decorate}) wraps every task in a {@link ForeignTask}. Any thread.
  */
 final class SoakHooks implements Hooks {
     private final boolean decorate;
@@ -44,12 +45,12 @@ final class SoakHooks implements Hooks {
 
     @Override
     public <V> RunnableScheduledFuture<V> decorateTask(Runnable runnable, RunnableScheduledFuture<V> task) {
-        return decorate ? new Decorated<>(task) : task;
+        return decorate ? new ForeignTask<>(task) : task;
     }
 
     @Override
     public <V> RunnableScheduledFuture<V> decorateTask(Callable<V> callable, RunnableScheduledFuture<V> task) {
-        return decorate ? new Decorated<>(task) : task;
+        return decorate ? new ForeignTask<>(task) : task;
     }
 
     String describe() {

@@ -36,7 +36,7 @@ class SoakTest {
      * throw at run k, cancel themselves or another task at run k, schedule a new task, purge, read or edit
      * an executor's queue (toArray, iterator, remove) from the worker thread. A third of the executors are
      * subclasses (Impl.subclass) whose hooks count and check beforeExecute / afterExecute / terminated, half
-     * of them decorating every task with a foreign RunnableScheduledFuture (Decorated). The controller shuts
+     * of them decorating every task with a foreign RunnableScheduledFuture (ForeignTask). The controller shuts
      * each executor down (shutdown, shutdownNow, close on Java 19+, shutdown then shutdownNow, or not at all)
      * when the producers reach a random operation count. When every thread is done, or blocked in a call that
      * may never return (untimed invokeAll/invokeAny whose tasks were taken away, close), the round calls
