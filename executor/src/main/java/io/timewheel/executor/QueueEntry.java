@@ -25,8 +25,9 @@ abstract class QueueEntry extends TimerEntry {
     /** The queue this entry is in. Immutable. */
     final TaskQueue queue;
 
+    /** An entry whose ties between equal deadlines are broken by a sequence taken from its queue now. */
     QueueEntry(TaskQueue queue, long deadline) {
-        super(deadline);
+        super(deadline, queue.nextSequence());
         this.queue = queue;
     }
 

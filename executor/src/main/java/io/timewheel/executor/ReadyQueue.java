@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 
 /**
  * The tasks of one executor that are due within {@link #HORIZON_NANOS} (the near term), waiting for a
- * worker: a binary min-heap on (deadline, arrival). Any thread; its lock is private.
+ * worker: a binary min-heap on (deadline, sequence). Any thread; its lock is private.
  */
 final class ReadyQueue {
     /*
@@ -31,11 +31,13 @@ final class ReadyQueue {
      * and entries remain. So a burst handed over costs the workers one wake-up, not one per task, and a
      * worker waiting timed for its head is not woken by entries behind it.
      *
-     * Order: by deadline, so that a single worker runs overdue tasks earliest first, as on STPE, and by
-     * arrival (a number assigned under the lock), so that equal deadlines run in the order they became
-     * ready. An entry's deadline does not change while it is in the heap: it is re-armed only after a worker
-     * popped it. A worker never takes an entry before its deadline.
-     *
+     * Order: by deadline, so that a single worker runs overdue tasks earliest first, as on STPE, and by the
+     * entry's sequence (taken from its queue's counter when the task was created, as STPE's sequence
+     * number; compared with wrap-around), so that equal deadlines run in creation order, as on STPE, however
+     * the entries arrived here (straight from a producer, or from the tick thread, which reads its inbox's
+     * stripes in no particular order). An entry's deadline does not change while it is in the heap: it is
+     * re-armed only after a worker popped it. A worker never takes an entry before its deadline.
+
      * Entries that left the queue another way (cancelled, removed) stay in the heap until a worker pops
      * and skips them: they are due within the horizon, so that is soon. Every field is guarded by lock.
      */
@@ -50,9 +52,8 @@ final class ReadyQueue {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition available = lock.newCondition();
     private QueueEntry[] tasks = new QueueEntry[16];
-    private long[] arrivals = new long[16];
+    private long[] sequences = new long[16];
     private int size;
-    private long nextArrival;
     /** The worker waiting timed for the head's deadline, if any. */
     private Thread leader;
     private final NanoClock clock;
@@ -88,7 +89,7 @@ final class ReadyQueue {
                     try {
                         newHead |= pushLocked(entry);
                     } catch (Throwable t) {
-                        wheel.add(entry); // due: the next advance hands it out again
+                        wheel.addInSequence(entry); // due: the next advance hands it out again
                         throw t;
                     }
                 }
@@ -106,9 +107,9 @@ final class ReadyQueue {
         if (size == tasks.length) {
             int capacity = size + (size >> 1);
             tasks = Arrays.copyOf(tasks, capacity);
-            arrivals = Arrays.copyOf(arrivals, capacity);
+            sequences = Arrays.copyOf(sequences, capacity);
         }
-        siftUp(size++, task, nextArrival++);
+        siftUp(size++, task, task.sequence());
         if (tasks[0] == task) {
             leader = null; // a new head: whoever waits for the old one must look again
             return true;
@@ -123,10 +124,10 @@ final class ReadyQueue {
         QueueEntry head = tasks[0];
         int last = --size;
         QueueEntry moved = tasks[last];
-        long movedArrival = arrivals[last];
+        long movedSequence = sequences[last];
         tasks[last] = null;
         if (last > 0) {
-            siftDown(0, moved, movedArrival);
+            siftDown(0, moved, movedSequence);
         }
         return head;
     }
@@ -216,7 +217,7 @@ final class ReadyQueue {
     }
 
     /**
-     * Removes every entry, handing each to {@code action} in heap order (deadline, then arrival), under the
+     * Removes every entry, handing each to {@code action} in heap order (deadline, then sequence), under the
      * lock. Popping the heap rather than sorting a copy: the order is the heap's own, with no comparator
      * over fields that other threads may change.
      */
@@ -232,41 +233,41 @@ final class ReadyQueue {
         }
     }
 
-    private void siftUp(int k, QueueEntry task, long arrival) {
+    private void siftUp(int k, QueueEntry task, long sequence) {
         while (k > 0) {
             int parent = (k - 1) >>> 1;
-            if (!less(task, arrival, tasks[parent], arrivals[parent])) {
+            if (!less(task, sequence, tasks[parent], sequences[parent])) {
                 break;
             }
             tasks[k] = tasks[parent];
-            arrivals[k] = arrivals[parent];
+            sequences[k] = sequences[parent];
             k = parent;
         }
         tasks[k] = task;
-        arrivals[k] = arrival;
+        sequences[k] = sequence;
     }
 
-    private void siftDown(int k, QueueEntry task, long arrival) {
+    private void siftDown(int k, QueueEntry task, long sequence) {
         int half = size >>> 1;
         while (k < half) {
             int child = 2 * k + 1;
             int right = child + 1;
-            if (right < size && less(tasks[right], arrivals[right], tasks[child], arrivals[child])) {
+            if (right < size && less(tasks[right], sequences[right], tasks[child], sequences[child])) {
                 child = right;
             }
-            if (!less(tasks[child], arrivals[child], task, arrival)) {
+            if (!less(tasks[child], sequences[child], task, sequence)) {
                 break;
             }
             tasks[k] = tasks[child];
-            arrivals[k] = arrivals[child];
+            sequences[k] = sequences[child];
             k = child;
         }
         tasks[k] = task;
-        arrivals[k] = arrival;
+        sequences[k] = sequence;
     }
 
-    private static boolean less(QueueEntry a, long arrivalA, QueueEntry b, long arrivalB) {
+    private static boolean less(QueueEntry a, long sequenceA, QueueEntry b, long sequenceB) {
         long diff = a.deadline() - b.deadline();
-        return diff < 0 || (diff == 0 && arrivalA < arrivalB);
+        return diff < 0 || (diff == 0 && (int) (sequenceA - sequenceB) < 0); // sequences wrap around
     }
 }

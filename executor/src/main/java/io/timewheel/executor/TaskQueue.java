@@ -25,7 +25,9 @@ final class TaskQueue {
      *                        |                                                                                    v
      *                        +-----(due within HORIZON, and before every deadline the tick thread holds)-----> ready --> workers
      *
-     *   inbox   the tick thread's lock-free MPSC queue (TickThread): new entries and Commands about entries.
+     *   inbox   the tick thread's lock-free striped inbox (TickThread, StripedInbox): new entries and Commands
+     *           about entries. Unordered: the tick thread may read an entry before one offered earlier by
+     *           another thread, which is why order rests on sequences (below), not on arrival.
      *   wheel   this queue's TimerWheel, created, read and written by the tick thread only (field wheel).
      *   ready   the ReadyQueue: the near term, entries due within ReadyQueue.HORIZON_NANOS (8.39 ms), a heap
      *           under its own private lock; workers wait there for the exact deadline, as on STPE. The tick
@@ -40,19 +42,52 @@ final class TaskQueue {
      * (linearizable); size() is its sum(). It is striped, so producer threads do not share its cache line.
      *
      * earliest (any thread: producers lower it by CAS, the tick thread raises it by CAS): a time at or
-     * before the deadline of every entry of this queue that the tick thread holds (inbox or wheel) and has
-     * not handed over. An entry due within the horizon skips the wheel only if its deadline is strictly before
-     * earliest, so it never overtakes an earlier or equal one that a late tick thread still holds (deadline
-     * order, and FIFO for equal deadlines). Protocol:
-     *   producer      offer to the inbox, then lowerEarliest(deadline)
-     *   tick thread   earliestSeen = earliest before it drains the inbox (beginDrainOnTick); after the
-     *                 hand-over, CAS earliest from earliestSeen to the wheel's next deadline
-     *                 (publishEarliestOnTick): if a producer lowered it meanwhile, the CAS fails and the lower
-     *                 value stays, which is conservative.
+     * before the deadline of every entry of this queue that the tick thread holds (inbox, detached or wheel)
+     * and has not handed over. An entry due within the horizon skips the tick thread only if its deadline
+     * is strictly before earliest and before pendingLow, so it never overtakes an earlier or equal one that
+     * the tick thread still holds (deadline order, and FIFO for equal deadlines).
+     *
+     * pendingLow (any thread: producers lower it by CAS, the tick thread resets it right before each
+     * detachAll of its inbox): a time at or before the deadline of every entry of this queue offered to
+     * the inbox since the last reset. It is what the tick thread cannot see yet: an entry offered after its
+     * last detachAll, whose lowering of earliest may have been a no-op (earliest was already lower) just
+     * before the tick thread raised earliest past it.
+     *
+     * Protocol:
+     *   producer      offer to the inbox, then lowerPending(deadline), then lowerEarliest(deadline);
+     *                 push straight to the ready heap only if deadline < earliest and deadline < pendingLow
+     *   tick thread   earliestSeen = earliest before it drains the inbox (beginDrainOnTick); reset
+     *                 pendingLow, detachAll; after the hand-over (of deadlines before the limit, the lower
+     *                 of pendingLow and the lowest deadline detached and not yet filed), CAS earliest from
+     *                 earliestSeen to the lower of the wheel's next deadline and that limit; then read
+     *                 pendingLow again and lower earliest to it if it fell meanwhile.
+     * Why it holds: say A's schedule happens before B's, with A's deadline at or before B's, and A is still
+     * with the tick thread. If A was offered after the last reset, its lowering of pendingLow happened before
+     * B reads pendingLow, so B does not skip. Otherwise the tick thread had A (detached or filed) when it
+     * computed its last raise of earliest, which is at or before A's deadline, unless a producer lowered
+     * pendingLow between the tick thread's two reads... which the second read catches: either it sees A's
+     * lowering of pendingLow and lowers earliest, or A's lowerEarliest (after its lowerPending) reads
+     * earliest after the raise and lowers it itself. The raise never passes a deadline the tick thread
+     * holds, so if a CAS fails because a producer lowered earliest, the lower value stays: conservative.
+     * The same limit bounds the hand-over: the tick thread hands over only deadlines before it, so B is not
+     * handed to the workers (and run) while A, scheduled before it with an earlier or equal deadline, is
+     * still unread.
      *
      * An entry cancelled or removed while the tick thread has it filed in the wheel is unlinked by an
-     * Unlink command (so its memory goes at once); one that was still in the inbox is dropped when the tick
-     * thread reads it (its tryFile fails).
+     * Unlink command (so its memory goes at once); one that is still in the inbox is retracted if it is the
+     * last one its canceller's stripe received (a timeout armed and disarmed by one thread never reaches the
+     * tick thread), else dropped when the tick thread reads it (its tryFile fails).
+     *
+     * sequence (any thread, one atomic counter per queue, padded): every entry takes a number when it is
+     * created, as STPE's ScheduledFutureTask takes its sequenceNumber, and keeps it for life (a periodic task
+     * across its runs, as on STPE). The wheel (addInSequence) and the ready heap break ties between equal
+     * deadlines by it, so equal deadlines run in creation order whatever order the entries reach the tick
+     * thread and the heap in. If task A's creation happens before task B's, A's number is lower (one
+     * counter, getAndAdd). Numbers wrap around; ties are compared by the difference, so two tasks with equal
+     * deadlines compare correctly while fewer than 2^31 tasks were created between them. The counter is the
+     * one cache line every schedule on an executor writes, as STPE's sequencer: FIFO for equal deadlines
+     * across threads cannot be had from per-thread state alone (two threads' clocks or counters say nothing
+     * about a happens-before edge between them).
      */
 
     final WheelScheduledExecutorService executor;
@@ -63,8 +98,12 @@ final class TaskQueue {
 
     /** Queued entries. Any thread; see the notes. */
     private final QueuedCount count = new QueuedCount();
+    /** The sequence counter at index SEQUENCE_AT, padded on both sides. Any thread, via getAndAdd; see the notes. */
+    private final int[] sequence = new int[2 * SEQUENCE_AT];
     /** See the notes. Any thread: lowered by producers, raised by the tick thread, both by CAS. */
     private volatile long earliest;
+    /** See the notes. Any thread: lowered by producers, reset by the tick thread. */
+    private volatile long pendingLow;
     /** The value of earliest the tick thread read before its last drain. Tick thread only. */
     private long earliestSeen;
     /** The executor has terminated. Written once (false to true) by the terminating thread; read by the tick thread. */
@@ -79,10 +118,19 @@ final class TaskQueue {
         this.tickNanos = tickNanos;
         this.ready = new ReadyQueue(clock);
         this.earliest = clock.nanoTime() + Long.MAX_VALUE;
+        this.pendingLow = TickThread.resetValue(clock.nanoTime());
     }
 
     TickThread tickThread() {
         return tick;
+    }
+
+    /** The counter is 64 ints (256 bytes) from either end of its array. */
+    private static final int SEQUENCE_AT = 64;
+
+    /** The next creation sequence (see the notes). Any thread. */
+    int nextSequence() {
+        return (int) SEQUENCE.getAndAdd(sequence, SEQUENCE_AT, 1);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -119,7 +167,8 @@ final class TaskQueue {
         if (viaWorker) {
             dispatch(task, clock.nanoTime());
         } else {
-            tick.command(new TickThread.Refile(task));
+            tick.refile(task, task.nextDeadline());
+            lowerPending(task.nextDeadline());
             lowerEarliest(task.nextDeadline());
         }
         return true;
@@ -152,14 +201,25 @@ final class TaskQueue {
      */
     private void dispatch(QueueEntry entry, long now) {
         long deadline = entry.nextDeadline();
-        if (deadline - now <= ReadyQueue.HORIZON_NANOS && deadline - earliest < 0) {
+        if (deadline - now <= ReadyQueue.HORIZON_NANOS && deadline - earliest < 0 && deadline - pendingLow < 0) {
             entry.refreshDeadline();
             ready.push(entry);
         } else {
             // Later than the horizon, or the tick thread still holds an earlier or equal deadline of ours
-            // (it is running late): it must hand that one over first, so this one goes through it too.
-            tick.schedule(entry);
+            // (it is running late, or has not read it yet): it must hand that one over first, so this one
+            // goes through it too.
+            tick.schedule(entry, deadline, now);
+            lowerPending(deadline);
             lowerEarliest(deadline);
+        }
+    }
+
+    /** After an entry was offered to the tick thread: keeps pendingLow a lower bound. Any thread. */
+    private void lowerPending(long deadline) {
+        for (long seen = pendingLow; deadline - seen < 0; seen = pendingLow) {
+            if (PENDING_LOW.compareAndSet(this, seen, deadline)) {
+                return;
+            }
         }
     }
 
@@ -177,16 +237,24 @@ final class TaskQueue {
         count.decrement();
     }
 
-    /** An entry that the tick thread had filed left the queue: drop it from the wheel now. */
-    void unlink(QueueEntry entry) {
-        tick.command(new TickThread.Unlink(entry));
+    /**
+     * An entry left the queue (the caller's CAS took it out): if the tick thread had filed it, drop it from
+     * the wheel now; if it may still be in the inbox, take it back from there if it is on top of the
+     * caller's stripe (else the tick thread drops it when it reads it).
+     */
+    void left(QueueEntry entry, boolean wasFiled) {
+        if (wasFiled) {
+            tick.command(new TickThread.Unlink(entry));
+        } else {
+            tick.retract(entry);
+        }
     }
 
     /** Takes an entry out of the queue without running it; true if this call did. */
     boolean remove(QueueEntry entry) {
         int removed = entry.tryRemove();
-        if (removed == QueueEntry.REMOVED_FILED) {
-            unlink(entry);
+        if (removed != QueueEntry.NOT_REMOVED) {
+            left(entry, removed == QueueEntry.REMOVED_FILED);
         }
         return removed != QueueEntry.NOT_REMOVED;
     }
@@ -283,6 +351,11 @@ final class TaskQueue {
         earliestSeen = earliest;
     }
 
+    /** Right before the tick thread detaches its inbox (see the notes). */
+    void resetPendingOnTick(long value) {
+        pendingLow = value;
+    }
+
     /**
      * Files an entry in the wheel if it is still queued.
      *
@@ -303,7 +376,7 @@ final class TaskQueue {
             earliestSeen = earliest;
             created = true;
         }
-        wheel.add(entry);
+        wheel.addInSequence(entry);
         return created;
     }
 
@@ -320,6 +393,9 @@ final class TaskQueue {
      * @return true if this queue had no wheel until now
      */
     boolean refileOnTick(QueueEntry entry) {
+        if (entry.isInInbox()) {
+            return false; // not read yet: filed, with its new deadline, when the tick thread reads it
+        }
         boolean wasInWheel = wheel != null && entry.isInWheel();
         if (wasInWheel) {
             wheel.remove(entry); // filed at its previous time, or a stale entry from before the run
@@ -332,13 +408,24 @@ final class TaskQueue {
     }
 
     /**
-     * Hands every entry due by {@code now + HORIZON_NANOS} to the ready queue and publishes the earliest bound.
+     * Hands every entry due by {@code now + HORIZON_NANOS} and before the limit to the ready queue, and
+     * publishes the earliest bound (see the notes). {@code detached}: whether the tick thread holds entries
+     * detached and not yet filed, {@code detachedLow} a time at or before their deadlines.
      *
      * @return the wheel's next deadline, or {@code now + Long.MAX_VALUE} if it is empty
      */
-    long expireOnTick(long now) {
+    long expireOnTick(long now, boolean detached, long detachedLow) {
+        long limit = pendingLow;
+        if (detached && detachedLow - limit < 0) {
+            limit = detachedLow;
+        }
         try {
-            if (wheel.advance(now + ReadyQueue.HORIZON_NANOS) > 0) {
+            long until = now + ReadyQueue.HORIZON_NANOS;
+            if (limit - until <= 0) {
+                until = limit - 1;
+            }
+            // a wheel whose time has passed until would hand out entries due up to its time: wait a loop
+            if (until - wheel.time() >= 0 && wheel.advance(until) > 0) {
                 ready.pushExpired(wheel);
             }
         } catch (Throwable t) {
@@ -346,7 +433,12 @@ final class TaskQueue {
             TickThread.report("expiring timers", t);
         }
         long next = wheel.isEmpty() ? now + Long.MAX_VALUE : wheel.nextDeadline();
-        EARLIEST.compareAndSet(this, earliestSeen, next);
+        long raise = limit - next < 0 ? limit : next;
+        EARLIEST.compareAndSet(this, earliestSeen, raise);
+        long fell = pendingLow;
+        if (fell - limit < 0) {
+            lowerEarliest(fell); // offered while it raised: see the notes
+        }
         return next;
     }
 
@@ -396,9 +488,12 @@ final class TaskQueue {
 
     // VarHandles
     private static final java.lang.invoke.VarHandle EARLIEST;
+    private static final java.lang.invoke.VarHandle PENDING_LOW;
+    private static final java.lang.invoke.VarHandle SEQUENCE = java.lang.invoke.MethodHandles.arrayElementVarHandle(int[].class);
 
     static {
         try {
+            PENDING_LOW = java.lang.invoke.MethodHandles.lookup().findVarHandle(TaskQueue.class, "pendingLow", long.class);
             EARLIEST = java.lang.invoke.MethodHandles.lookup().findVarHandle(TaskQueue.class, "earliest", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);

@@ -1,7 +1,7 @@
 package io.timewheel.executor;
 
+import io.timewheel.wheel.StripedInbox;
 import io.timewheel.wheel.TimerEntry;
-import io.timewheel.wheel.TimerInbox;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -21,15 +21,31 @@ final class TickThread implements Runnable {
      *
      * Ownership. Each served TaskQueue has one TimerWheel, created and touched only by this thread, through
      * the queue's ...OnTick methods; this thread touches nothing else of an executor. Other threads reach
-     * a wheel only through the inbox (a lock-free MPSC queue): entries to file, and Commands (unlink an
-     * entry, re-file a re-armed periodic task, collect a queue's entries). The inbox is FIFO, so a command
-     * about an entry is always read after the entry itself.
+     * a wheel only through the inbox (a StripedInbox: a stack per stripe of producer threads, so that
+     * producers share no cache line; a thread takes back the entry it offered last if it leaves the queue
+     * before this thread detached it): entries to file, and Commands (unlink an entry, re-file a re-armed
+     * periodic task, collect a queue's entries).
      *
-     * Loop. for each served queue, note its earliest bound (beginDrainOnTick); drain the inbox (at most
-     * DRAIN_BATCH entries); read the clock once; for each served queue, hand every entry due by
-     * now + ReadyQueue.HORIZON_NANOS to its ready heap and publish the queue's earliest bound (expireOnTick),
-     * and stop serving a queue whose executor has terminated and whose wheel is empty; park until
-     * MARGIN_NANOS before the earliest next deadline.
+     * The inbox is unordered, so nothing here rests on the order entries are read in:
+     *   - equal deadlines: entries carry the sequence their queue gave them at creation (TaskQueue), which
+     *     the wheel and the ready heap order by;
+     *   - a command about an entry read before the entry: Unlink is sent only for an entry this thread has
+     *     filed; Refile of an entry still in the inbox does nothing (it is filed, with its new deadline,
+     *     when read: TimerEntry.isInInbox); Snapshot and Sync (urgent) are answered only after a detachAll
+     *     that started after they were read, and after everything detached was filed: so they see every
+     *     entry offered before them;
+     *   - handing over early, and producers skipping this thread: an entry B may have been scheduled after
+     *     an entry A of the same queue with an earlier or equal deadline that this thread has not read yet
+     *     (A's stripe was detached just before A was offered). B must neither be handed over nor pushed
+     *     straight to the ready heap while A is unread, or B could run first. Each queue keeps a pendingLow
+     *     for that (TaskQueue's notes: reset by this thread right before each detachAll, lowered by its
+     *     producers after each offer); it bounds both the hand-over and the queue's earliest bound.
+     *
+     * Loop. for each served queue, note its earliest bound (beginDrainOnTick); reset the pendingLows (the
+     * queues' and its own) and detach every stripe; file at most DRAIN_BATCH entries; read the clock once;
+     * for each served queue, hand every entry due by now + ReadyQueue.HORIZON_NANOS and before the queue's
+     * hand-over limit to its ready heap and publish the queue's earliest bound (expireOnTick), and stop serving a queue whose executor has
+     * terminated and whose wheel is empty; park until MARGIN_NANOS before the earliest next deadline.
      *
      * Hand-over. The workers own the near term (ReadyQueue): this thread hands an entry over when it is due
      * within HORIZON_NANOS (8.4 ms), and looks again when the earliest entry it still holds is MARGIN_NANOS
@@ -46,20 +62,27 @@ final class TickThread implements Runnable {
      * on; an entry being handed over when it happened is put back in its wheel, so none is lost. An
      * interrupt from outside is cleared (it would make every park return at once).
      *
-     * Waking (parkState, wakeAt; written by this thread, read by producers):
+     * Waking (parkState, wakeAt, parkedAt: written by this thread before it parks, read by producers):
      *   AWAKE         running the loop; producers do nothing more than offer.
-     *   PARKED_SHORT  parked until wakeAt, which is at most DRAIN_NANOS away (either a deadline is that close,
-     *                 or the last loop drained work, so more is probably coming and it will look again
-     *                 soon): producers unpark only if their deadline is earlier than wakeAt.
-     *   PARKED_LONG   parked until a far wakeAt, or indefinitely: the first producer CASes the state to AWAKE
-     *                 and unparks, so an idle-to-busy transition costs one wake-up, and a burst of schedule or
-     *                 cancel calls costs one wake-up per DRAIN_NANOS, however many calls it has.
+     *   PARKED_SHORT  parked until wakeAt, at most DRAIN_NANOS away: producers unpark it only if their
+     *                 deadline needs it earlier (deadline - MARGIN_NANOS before wakeAt).
+     *   PARKED_LONG   parked until a far wakeAt, or indefinitely: a producer whose deadline needs it earlier,
+     *                 or who finds it parked since parkedAt + DRAIN_NANOS or longer, CASes the state to AWAKE
+     *                 and unparks. So nothing offered waits past the time it needs this thread (never late),
+     *                 and offers that keep coming are read at least once per DRAIN_NANOS (the inbox stays
+     *                 small), but a stream of far timers that are cancelled at once (retracted, never read)
+     *                 does not wake this thread per offer.
      * transitions: AWAKE -> PARKED_SHORT | PARKED_LONG (this thread, before parking);
      *              PARKED_SHORT | PARKED_LONG -> AWAKE (this thread, after parking); PARKED_LONG -> AWAKE
      *              (a producer's CAS, then unpark).
-     * Lost-wake-up freedom: this thread writes parkState (volatile) and then re-checks the inbox (volatile
-     * tail); a producer appends (getAndSet on tail) and then reads parkState. Sequential consistency of
-     * volatile accesses means one of the two sees the other.
+     * Before parking, this thread also counts pendingLow in its wake-up time: entries offered since its last
+     * detachAll began and not read (offered after it) or retracted. Their producers saw it AWAKE and did not
+     * wake it, so it wakes for them by itself.
+     * Lost-wake-up freedom: this thread writes parkState (volatile) and then reads pendingLow and
+     * urgentOffered; a producer offers, lowers pendingLow (or sets urgentOffered) and then reads
+     * parkState. Sequential consistency of volatile accesses means one of the two sees the other: either
+     * the producer sees it parked and unparks it if needed, or it sees the producer's deadline (or urgent
+     * command) and does not park past it.
      */
 
     /** Bound on how long work offered to a busy tick thread waits to be read: 2^20 ns = 1.05 ms. */
@@ -71,13 +94,6 @@ final class TickThread implements Runnable {
      * the horizon, 2^21 ns = 2.1 ms. See the notes.
      */
     static final long MARGIN_NANOS = ReadyQueue.HORIZON_NANOS >> 2;
-    /**
-     * How long a busy tick thread pauses when producers refill its inbox as fast as it drains it, instead
-     * of spinning: 2^16 ns = 65.5 us, a small fraction of the margin, so every task offered meanwhile (due
-     * more than ReadyQueue.HORIZON_NANOS after it was offered, or after a deadline this thread already
-     * holds) is still handed over before its deadline.
-     */
-    static final long BUSY_PAUSE_NANOS = 1L << 16;
 
     private static final System.Logger LOG = System.getLogger("io.timewheel");
 
@@ -86,7 +102,12 @@ final class TickThread implements Runnable {
     static final int PARKED_LONG = 2;
 
     final NanoClock clock;
-    private final TimerInbox inbox = new TimerInbox();
+    private final StripedInbox inbox = new StripedInbox();
+    /**
+     * A time at or before the deadline of every entry offered (to any queue) since this thread last reset it,
+     * for its wake-up time (see the notes). Any thread: lowered by producers by CAS, reset by this thread.
+     */
+    private volatile long pendingLow;
     private final Thread thread;
     /** Whether this thread serves one executor only, and ends once that executor has terminated. Immutable. */
     private final boolean dedicated;
@@ -95,11 +116,17 @@ final class TickThread implements Runnable {
 
     /** See the notes. Written by this thread, read (and CASed PARKED_LONG to AWAKE) by producers. */
     private volatile int parkState;
+    /** When this thread parked last. Written by this thread before parkState. */
+    private volatile long parkedAt;
+    /** An urgent command was offered since the loop began. Set by its sender, cleared by this thread. */
+    private volatile boolean urgentOffered;
     /** When this thread wakes on its own while parked. Written by this thread before parkState. */
     private volatile long wakeAt;
 
     /** The queues with a wheel. Tick thread only. */
     private final List<TaskQueue> served = new ArrayList<>();
+    /** Urgent commands read and not yet run (see the notes). Tick thread only. */
+    private final List<Command> urgent = new ArrayList<>();
     /** Sync requests read in this loop, answered after its expiry step. Tick thread only. */
     private final List<Sync> syncs = new ArrayList<>();
     /** Loop iterations so far (wake-ups and re-checks). Written by this thread only. */
@@ -108,6 +135,7 @@ final class TickThread implements Runnable {
     private TickThread(NanoClock clock, String name, boolean dedicated) {
         this.clock = clock;
         this.dedicated = dedicated;
+        this.pendingLow = resetValue(clock.nanoTime());
         this.thread = new Thread(null, this, name, 0, false);
         thread.setDaemon(true);
         thread.setContextClassLoader(null); // runs no user code; must not pin an application's class loader
@@ -135,24 +163,49 @@ final class TickThread implements Runnable {
     // ---------------------------------------------------------------------------------------------
     // Producer side: any thread
 
-    /** Hands an entry with a future deadline to the tick thread. */
-    void schedule(QueueEntry task) {
+    /** Hands an entry with a future deadline to the tick thread; {@code now}: the caller's clock reading. */
+    void schedule(QueueEntry task, long deadline, long now) {
         inbox.offer(task);
-        signal(task.deadline());
+        lowerPending(deadline);
+        signal(deadline, now);
+    }
+
+    /** Re-files a re-armed periodic entry, wherever it is now (see Refile), for its new deadline. */
+    void refile(QueueEntry task, long deadline) {
+        inbox.offerUntimed(new Refile(task));
+        lowerPending(deadline);
+        signal(deadline, clock.nanoTime());
+    }
+
+    private void lowerPending(long deadline) {
+        for (long seen = pendingLow; deadline - seen < 0; seen = pendingLow) {
+            if (PENDING_LOW.compareAndSet(this, seen, deadline)) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Takes back an entry that left its queue before this thread read it, if it is the last one offered on
+     * the caller's stripe. Any thread; the entry must not be offered again (it left the queue).
+     */
+    void retract(QueueEntry task) {
+        inbox.retract(task);
     }
 
     /**
      * Hands a command to the tick thread. An urgent one (someone waits for the answer) always wakes it; any
-     * other wakes it only from a long park, as a task does.
+     * other (it only frees memory) as a far timer would.
      */
     void command(Command command) {
-        inbox.offer(command);
+        inbox.offerUntimed(command);
         if (command.urgent) {
+            urgentOffered = true;
             if (parkState != AWAKE) {
                 LockSupport.unpark(thread);
             }
         } else {
-            signal(Long.MIN_VALUE);
+            signal(Long.MIN_VALUE, clock.nanoTime());
         }
     }
 
@@ -167,18 +220,20 @@ final class TickThread implements Runnable {
         LockSupport.unpark(thread);
     }
 
-    private void signal(long deadline) {
+    /** After an offer: wakes this thread if the deadline needs it earlier, or if it has been parked long. */
+    private void signal(long deadline, long now) {
         int state = parkState;
         if (state == AWAKE) {
             return;
         }
-        // the tick thread looks MARGIN_NANOS before a deadline: wake it if this one needs it before it would look
-        boolean earlier = deadline != Long.MIN_VALUE && deadline - MARGIN_NANOS - wakeAt < 0;
+        // it looks MARGIN_NANOS before a deadline: wake it if this one needs it before it would look
+        boolean needed = deadline != Long.MIN_VALUE && deadline - MARGIN_NANOS - wakeAt < 0;
         if (state == PARKED_LONG) {
-            if (PARK_STATE.compareAndSet(this, PARKED_LONG, AWAKE)) {
+            if ((needed || now - parkedAt >= DRAIN_NANOS)
+                    && PARK_STATE.compareAndSet(this, PARKED_LONG, AWAKE)) {
                 LockSupport.unpark(thread);
             }
-        } else if (earlier) {
+        } else if (needed) {
             LockSupport.unpark(thread);
         }
     }
@@ -197,41 +252,86 @@ final class TickThread implements Runnable {
                 for (int i = 0; i < served.size(); i++) {
                     served.get(i).beginDrainOnTick();
                 }
+                if (urgentOffered) {
+                    urgentOffered = false; // before detachAll: a command offered since is read now or seen at park
+                }
                 int drained = drainInbox();
                 long now = clock.nanoTime();
                 long next = expire(now);
                 answerSyncs();
-                if (drained == DRAIN_BATCH) {
+                if (inbox.hasDetached()) {
                     continue; // more is waiting: read it before sleeping
                 }
                 if (dedicated && ownerTerminated && served.isEmpty() && inbox.isEmpty()) {
                     return;
                 }
-                park(now, next, drained > 0);
+                park(now, next);
             } catch (Throwable t) {
                 report("tick loop", t);
             }
         }
     }
 
-    /** Reads at most DRAIN_BATCH entries, so that a flood of schedule/cancel calls cannot hold back expiry. */
+    /**
+     * Detaches the inbox and files at most DRAIN_BATCH entries, so that a flood of schedule/cancel calls
+     * cannot hold back expiry; then runs the urgent commands read, each after a detachAll that started after
+     * it was read and after everything detached was filed (see the notes).
+     */
     private int drainInbox() {
+        detach();
         int drained = 0;
         TimerEntry entry;
         while (drained < DRAIN_BATCH && (entry = inbox.poll()) != null) {
             drained++;
-            try {
-                if (entry instanceof QueueEntry) {
-                    QueueEntry task = (QueueEntry) entry;
-                    serve(task.queue, task.queue.fileOnTick(task));
-                } else {
-                    ((Command) entry).run(this);
+            read(entry);
+        }
+        while (!urgent.isEmpty()) {
+            Command[] commands = urgent.toArray(new Command[0]);
+            urgent.clear();
+            detach();
+            while ((entry = inbox.poll()) != null) {
+                drained++;
+                read(entry);
+            }
+            for (Command command : commands) {
+                try {
+                    command.run(this);
+                } catch (Throwable t) {
+                    report("command " + command, t);
                 }
-            } catch (Throwable t) {
-                report("inbox entry " + entry, t);
             }
         }
         return drained;
+    }
+
+    /** Resets pendingLow, then detaches every stripe (see the notes: in this order). */
+    private void detach() {
+        long reset = resetValue(clock.nanoTime());
+        for (int i = 0; i < served.size(); i++) {
+            served.get(i).resetPendingOnTick(reset);
+        }
+        pendingLow = reset;
+        inbox.detachAll();
+    }
+
+    private void read(TimerEntry entry) {
+        try {
+            if (entry instanceof QueueEntry) {
+                QueueEntry task = (QueueEntry) entry;
+                serve(task.queue, task.queue.fileOnTick(task));
+            } else if (((Command) entry).urgent) {
+                urgent.add((Command) entry);
+            } else {
+                ((Command) entry).run(this);
+            }
+        } catch (Throwable t) {
+            report("inbox entry " + entry, t);
+        }
+    }
+
+    /** What pendingLow is reset to: later than any deadline of the next 2^62 ns, earlier than none of them. */
+    static long resetValue(long now) {
+        return now + (Long.MAX_VALUE >> 1);
     }
 
     /** Starts serving a queue that just got its wheel. */
@@ -241,12 +341,17 @@ final class TickThread implements Runnable {
         }
     }
 
-    /** Advances every wheel to now, hands over what is due, and returns the earliest next deadline. */
+    /**
+     * Advances every wheel to now, hands over what is due (before each queue's hand-over limit: see
+     * TaskQueue), and returns the earliest next deadline.
+     */
     private long expire(long now) {
         long next = now + Long.MAX_VALUE;
+        boolean detached = inbox.hasDetachedTimed();
+        long detachedLow = inbox.detachedLow();
         for (int i = served.size() - 1; i >= 0; i--) {
             TaskQueue queue = served.get(i);
-            long candidate = queue.expireOnTick(now);
+            long candidate = queue.expireOnTick(now, detached, detachedLow);
             if (candidate - now == Long.MAX_VALUE) {
                 if (queue.retireOnTick()) {
                     served.remove(i);
@@ -282,31 +387,24 @@ final class TickThread implements Runnable {
         return wakeAt;
     }
 
-    private void park(long now, long next, boolean drained) {
+    private void park(long now, long next) {
+        long low = pendingLow;
+        if (low - (now + (Long.MAX_VALUE >> 2)) < 0 && low - next < 0) {
+            next = low; // offered since the loop began and not read: wake for it (see the notes)
+        }
         boolean nothingPending = next - now == Long.MAX_VALUE;
         long delay = next - MARGIN_NANOS - now;
         if (delay <= 0) {
             return;
         }
-        int mode = PARKED_LONG;
-        if (delay <= DRAIN_NANOS) {
-            mode = PARKED_SHORT;
-        } else if (drained) {
-            delay = DRAIN_NANOS;
-            mode = PARKED_SHORT;
-        }
         wakeAt = now + delay;
-        parkState = mode;
-        if (!inbox.isEmpty()) {
-            if (drained) {
-                // Producers refill the inbox as fast as it is read: pause briefly rather than spin (see
-                // BUSY_PAUSE_NANOS). An urgent command or an earlier deadline still unparks at once.
-                LockSupport.parkNanos(this, Math.min(delay, BUSY_PAUSE_NANOS));
-            }
-            parkState = AWAKE;
+        parkedAt = now;
+        parkState = delay <= DRAIN_NANOS ? PARKED_SHORT : PARKED_LONG;
+        if (urgentOffered || pendingLow - MARGIN_NANOS - wakeAt < 0) {
+            parkState = AWAKE; // offered before parkState was written: look again now
             return;
         }
-        if (nothingPending && mode == PARKED_LONG) {
+        if (nothingPending && parkState == PARKED_LONG) {
             LockSupport.park(this);
         } else {
             LockSupport.parkNanos(this, delay);
@@ -490,11 +588,13 @@ final class TickThread implements Runnable {
 
     // VarHandles
     private static final VarHandle PARK_STATE;
+    private static final VarHandle PENDING_LOW;
     private static final VarHandle LOOPS;
 
     static {
         try {
             PARK_STATE = MethodHandles.lookup().findVarHandle(TickThread.class, "parkState", int.class);
+            PENDING_LOW = MethodHandles.lookup().findVarHandle(TickThread.class, "pendingLow", long.class);
             LOOPS = MethodHandles.lookup().findVarHandle(TickThread.class, "loops", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);

@@ -381,9 +381,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * deadline, whatever the remove-on-cancel policy; after shutdown, termination may be waiting for it.
      */
     void cancelled(QueueEntry task, boolean wasFiled) {
-        if (wasFiled) {
-            queue.unlink(task);
-        }
+        queue.left(task, wasFiled);
         if (!pool.isRunning()) {
             pool.tryTerminate();
         }

@@ -15,14 +15,27 @@ public abstract class TimerEntry {
     static final int DETACHED = -1;
     /** {@link #location}: in its wheel's expired list, waiting for {@link TimerWheel#poll()}. */
     static final int EXPIRED = -2;
+    /** {@link #location}: in a {@link StripedInbox}, offered and not yet handed out or retracted. */
+    static final int IN_INBOX = -3;
+    /** {@link #location}: as {@link #IN_INBOX}, offered without a deadline ({@link StripedInbox#offerUntimed}). */
+    static final int IN_INBOX_UNTIMED = -4;
 
     /** Exact deadline, in {@link System#nanoTime()} units. Owner writes while detached; wheel reads. */
     long deadline;
-    /** Insertion sequence, assigned by {@link TimerWheel#add}; breaks ties between equal deadlines. Wheel thread. */
+    /**
+     * Breaks ties between equal deadlines: assigned by {@link TimerWheel#add}, or given at construction and
+     * kept by {@link TimerWheel#addInSequence}. Wheel thread (immutable if given at construction).
+     */
     int sequence;
-    /** Where the entry is: {@code level * 64 + slot}, {@link #EXPIRED} or {@link #DETACHED}. Wheel thread. */
+    /**
+     * Where the entry is: {@code level * 64 + slot}, {@link #EXPIRED}, {@link #IN_INBOX}, {@link #IN_INBOX_UNTIMED} or {@link #DETACHED}.
+     * Wheel thread; written by a {@link StripedInbox}'s producer before it publishes the entry.
+     */
     int location = DETACHED;
-    /** Doubly-linked slot list. Wheel thread; {@code next} is also the {@link TimerInbox} link while queued. */
+    /**
+     * Doubly-linked slot list. Wheel thread; {@code next} is also the {@link TimerInbox} or
+     * {@link StripedInbox} link while queued there.
+     */
     TimerEntry prev, next;
 
     protected TimerEntry() {
@@ -30,6 +43,17 @@ public abstract class TimerEntry {
 
     protected TimerEntry(long deadline) {
         this.deadline = deadline;
+    }
+
+    /**
+     * An entry whose ties between equal deadlines are broken by {@code sequence} (compared with wrap-around,
+     * so entries whose sequences are less than 2^31 apart compare correctly), for wheels it is added to with
+     * {@link TimerWheel#addInSequence}: a caller that takes sequences from one counter when timers are
+     * created gets creation order for equal deadlines, whatever order the wheel's thread receives them in.
+     */
+    protected TimerEntry(long deadline, int sequence) {
+        this.deadline = deadline;
+        this.sequence = sequence;
     }
 
     /** The exact deadline, in {@link System#nanoTime()} units. Any thread. */
@@ -50,13 +74,25 @@ public abstract class TimerEntry {
         this.deadline = deadline;
     }
 
-    /** The insertion sequence the wheel gave this entry at its last {@link TimerWheel#add}. Wheel thread. */
+    /**
+     * The sequence that breaks ties between equal deadlines: the one given at construction, or the one the
+     * wheel gave at its last {@link TimerWheel#add}. Wheel thread, or any thread if given at construction.
+     */
     public final int sequence() {
         return sequence;
     }
 
     /** Whether the entry is in a wheel (pending or expired but not yet polled). Wheel thread only. */
     public final boolean isInWheel() {
-        return location != DETACHED;
+        return location >= 0 || location == EXPIRED;
+    }
+
+    /**
+     * Whether the entry is in a {@link StripedInbox}: offered, and neither handed out by its {@code poll} nor
+     * retracted. Wheel thread only, for an entry whose offer happened before (the offering thread's later
+     * actions are what tell the wheel thread about the entry).
+     */
+    public final boolean isInInbox() {
+        return location == IN_INBOX || location == IN_INBOX_UNTIMED;
     }
 }

@@ -167,13 +167,28 @@ public final class TimerWheel<E extends TimerEntry> {
     }
 
     /**
+     * Adds an entry as {@link #add} does, keeping the sequence it was constructed with
+     * ({@link TimerEntry#TimerEntry(long, int)}) to break ties between equal deadlines. Use one or the other
+     * for all entries of a wheel.
+     *
+     * @throws IllegalStateException if the entry is already in a wheel
+     */
+    public void addInSequence(E entry) {
+        if (entry.location != TimerEntry.DETACHED) {
+            throw new IllegalStateException("entry is already in a wheel");
+        }
+        place(entry);
+        size++;
+    }
+
+    /**
      * Removes an entry in O(1) through the entry itself. The entry must have been added to this wheel.
      *
      * @return whether the entry was in the wheel (pending or expired and not yet polled)
      */
     public boolean remove(E entry) {
         int location = entry.location;
-        if (location == TimerEntry.DETACHED) {
+        if (location == TimerEntry.DETACHED || location <= TimerEntry.IN_INBOX) {
             return false;
         }
         if (location == TimerEntry.EXPIRED) {

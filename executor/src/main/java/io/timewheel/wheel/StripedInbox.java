@@ -1,0 +1,244 @@
+package io.timewheel.wheel;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A lock-free multi-producer, single-consumer bag of entries on their way to the thread that owns a wheel,
+ * striped so that producer threads share no cache line: each thread pushes onto a stack of its own
+ * (picked by thread id), and the thread that offered an entry last can take it back while the consumer has
+ * not yet detached it ({@link #retract}), so a timer that is scheduled and cancelled at once never reaches
+ * the consumer. Intrusive, as {@link TimerInbox}: the entry's own link is the node.
+ *
+ * <p>Unordered: the consumer may receive an entry before one offered earlier by another thread. A wheel
+ * fed from it keeps creation order for equal deadlines with sequences given at construction
+ * ({@link TimerEntry#TimerEntry(long, int)}, {@link TimerWheel#addInSequence}); what else a consumer needs
+ * to know about order, {@link #detachAll} gives it: after it returns, everything offered before it
+ * started is detached (handed out or waiting in the consumer's chain).
+ *
+ * <p>Threading: {@link #offer} and {@link #retract} from any thread; every other method from the one
+ * consumer thread only. An entry may be in at most one inbox or wheel at a time.
+ */
+public final class StripedInbox {
+    /*
+     * Implementation notes
+     *
+     * Stripes. A Treiber stack per stripe: offer writes entry.next (its own entry) and CASes its stripe's
+     * top, which only threads of that stripe write (and the consumer, once per detach). With one thread per
+     * stripe the line stays in that thread's cache: no line is written by every producer. Stripes are PAD
+     * references apart (128 bytes or more) in one array, the first one PAD in, away from the header.
+     *
+     * Detach. The consumer takes a whole stripe with one getAndSet(null) (after a plain read finds it
+     * non-empty) and links it into its chain: consumer-only state, handed out by poll. While it links, it
+     * notes the lowest deadline of the timed entries in the chain (chainLow, kept until the chain is empty),
+     * which a consumer that orders by deadline needs: an entry it has detached but not yet handed out may
+     * have been offered before one it has. Untimed entries (messages) do not count.
+     *
+     * Retract. A thread takes back its stripe's top if it is the entry: CAS top from the entry to the entry's
+     * next. The next it read is still the stripe's next entry when the CAS succeeds: the top was the entry
+     * throughout (a detach in between would have changed it, and the entry is not offered again while
+     * it can be retracted: the caller's precondition), so nothing was pushed on it or taken below it. An entry
+     * that is not on top (the thread offered another since, or it is another thread's) stays: the consumer
+     * receives it and finds it no longer wanted.
+     *
+     * location. offer sets the entry's location to IN_INBOX (offerUntimed: IN_INBOX_UNTIMED) before it
+     * publishes it; poll and retract reset it to DETACHED. So the consumer can tell an entry that is still in the inbox (TimerEntry.isInInbox)
+     * from one it holds, for an entry whose offer it has learnt of.
+     *
+     * Publication: everything written to an entry before offer is visible to the consumer after the
+     * getAndSet that detaches its stripe (the CASes on a stripe top form one release sequence).
+     */
+
+    /** References per stripe: 32, i.e. 128 bytes with compressed references, 256 without. */
+    private static final int PAD = 32;
+
+    /** Stripe i's top at (i + 1) * PAD. Any thread, atomically. */
+    private final TimerEntry[] tops;
+    private final int mask;
+
+    /** Detached entries not yet handed out, linked by next. Consumer only. */
+    private TimerEntry chain;
+    /** A time at or before the deadline of every timed entry in chain. Consumer only; meaningful while chainTimed. */
+    private long chainLow;
+    /** Whether chain held a timed entry since it was last empty. Consumer only. */
+    private boolean chainTimed;
+
+    /** An inbox with 2 to 4 stripes per available processor, 4 to 16 stripes. */
+    public StripedInbox() {
+        this(defaultStripes());
+    }
+
+    /**
+     * An inbox with {@code stripes} stripes.
+     *
+     * @throws IllegalArgumentException if {@code stripes} is not a power of two between 1 and 1024
+     */
+    public StripedInbox(int stripes) {
+        if (stripes < 1 || stripes > 1024 || Integer.bitCount(stripes) != 1) {
+            throw new IllegalArgumentException("stripes must be a power of two in 1..1024: " + stripes);
+        }
+        this.mask = stripes - 1;
+        this.tops = new TimerEntry[(stripes + 1) * PAD];
+    }
+
+    private static int defaultStripes() {
+        int n = Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 2 - 1) << 1;
+        return Math.max(4, Math.min(16, n));
+    }
+
+    /** The calling thread's stripe: its top's index in tops. */
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() needs Java 19; both read the same field
+    private int top() {
+        long id = Thread.currentThread().getId();
+        return (((int) id & mask) + 1) * PAD;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Producers: any thread
+
+    /**
+     * Adds an entry. Any thread. The entry must be in no wheel and no inbox; everything written to it before
+     * this call is visible to the consumer that receives it.
+     */
+    public void offer(TimerEntry entry) {
+        push(entry, TimerEntry.IN_INBOX);
+    }
+
+    /**
+     * Adds an entry whose deadline means nothing (a message rather than a timer): it does not count in
+     * {@link #detachedLow}. Otherwise as {@link #offer}.
+     */
+    public void offerUntimed(TimerEntry entry) {
+        push(entry, TimerEntry.IN_INBOX_UNTIMED);
+    }
+
+    private void push(TimerEntry entry, int location) {
+        entry.location = location;
+        TimerEntry[] t = tops;
+        int i = top();
+        for (;;) {
+            TimerEntry top = (TimerEntry) TOP.getAcquire(t, i);
+            entry.next = top;
+            if (TOP.compareAndSet(t, i, top, entry)) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Takes back an entry if it is the last one offered on the calling thread's stripe and the consumer has not
+     * detached it yet. Any thread. Precondition: nobody offers the entry again while this call runs (the
+     * caller has taken it out of whatever could re-offer it).
+     *
+     * @return true if the entry left the inbox (the consumer will never receive it)
+     */
+    public boolean retract(TimerEntry entry) {
+        TimerEntry[] t = tops;
+        int i = top();
+        if (TOP.getAcquire(t, i) != entry) {
+            return false;
+        }
+        TimerEntry below = entry.next;
+        if (!TOP.compareAndSet(t, i, entry, below)) {
+            return false;
+        }
+        entry.next = null;
+        entry.location = TimerEntry.DETACHED;
+        return true;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The consumer: one thread
+
+    /**
+     * Detaches every stripe into the consumer's chain: afterwards, every entry offered before this call
+     * started (and not retracted) has been handed out or will be by {@link #poll}. Consumer only.
+     *
+     * @return the number of entries detached
+     */
+    public int detachAll() {
+        TimerEntry[] t = tops;
+        int detached = 0;
+        for (int i = PAD; i < t.length; i += PAD) {
+            if (TOP.getAcquire(t, i) == null) {
+                continue;
+            }
+            TimerEntry first = (TimerEntry) TOP.getAndSet(t, i, null);
+            if (first == null) {
+                continue; // retracted meanwhile
+            }
+            boolean timed = chain != null && chainTimed;
+            long low = chainLow;
+            TimerEntry last = first;
+            for (TimerEntry e = first; e != null; e = e.next) {
+                if (e.location == TimerEntry.IN_INBOX && (!timed || e.deadline - low < 0)) {
+                    low = e.deadline;
+                    timed = true;
+                }
+                last = e;
+                detached++;
+            }
+            if (chain == null) {
+                chainTimed = timed;
+            }
+            chainTimed |= timed;
+            chainLow = low;
+            last.next = chain;
+            chain = first;
+        }
+        return detached;
+    }
+
+    /**
+     * Hands out a detached entry, or returns {@code null} if none is left (call {@link #detachAll} to
+     * detach what was offered since). Consumer only.
+     */
+    public TimerEntry poll() {
+        TimerEntry e = chain;
+        if (e == null) {
+            return null;
+        }
+        chain = e.next;
+        e.next = null;
+        e.location = TimerEntry.DETACHED;
+        return e;
+    }
+
+    /** Whether detached entries wait to be handed out by {@link #poll}. Consumer only. */
+    public boolean hasDetached() {
+        return chain != null;
+    }
+
+    /**
+     * Whether {@link #detachedLow} means something: a detached entry offered with {@link #offer} (not
+     * {@link #offerUntimed}) may not have been handed out yet. Consumer only.
+     */
+    public boolean hasDetachedTimed() {
+        return chain != null && chainTimed;
+    }
+
+    /**
+     * A time at or before the deadline (as it was when offered) of every detached entry offered with
+     * {@link #offer} and not yet handed out. Consumer only, while {@link #hasDetachedTimed()}.
+     */
+    public long detachedLow() {
+        return chainLow;
+    }
+
+    /** Whether no entry is detached or offered and not retracted. Consumer only. */
+    public boolean isEmpty() {
+        if (chain != null) {
+            return false;
+        }
+        TimerEntry[] t = tops;
+        for (int i = PAD; i < t.length; i += PAD) {
+            if (TOP.getAcquire(t, i) != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // VarHandles
+    private static final VarHandle TOP = MethodHandles.arrayElementVarHandle(TimerEntry[].class);
+}
