@@ -69,9 +69,13 @@ final class TaskQueue {
      * lowering of pendingLow and lowers earliest, or A's lowerEarliest (after its lowerPending) reads
      * earliest after the raise and lowers it itself. The raise never passes a deadline the tick thread
      * holds, so if a CAS fails because a producer lowered earliest, the lower value stays: conservative.
-     * The same limit bounds the hand-over: the tick thread hands over only deadlines before it, so B is not
-     * handed to the workers (and run) while A, scheduled before it with an earlier or equal deadline, is
-     * still unread.
+     * The same limit bounds the hand-over, so B is not handed to the workers (and run) while A, scheduled
+     * before it with an earlier or equal deadline, is still unread: the tick thread hands over only
+     * deadlines before it, when it must. That is when B was read by its last detachAll and an offer since the
+     * reset came from another stripe (pendingStripe: the producers' stripe since the reset, or MIXED). A on
+     * B's stripe was taken with B (a stripe's stack holds its earlier offers below its later ones); and
+     * whatever precedes an entry read by an earlier detachAll was offered before the last reset. So a single
+     * thread flooding the inbox does not hold back the hand-over.
      *
      * An entry cancelled or removed while the tick thread has it filed in the wheel is unlinked by an
      * Unlink command (so its memory goes at once); one that is still in the inbox is retracted if it is the
@@ -104,6 +108,12 @@ final class TaskQueue {
     private volatile long earliest;
     /** See the notes. Any thread: lowered by producers, reset by the tick thread. */
     private volatile long pendingLow;
+    /**
+     * The inbox stripe of every offer since the tick thread reset pendingLow: NONE, a stripe, or MIXED (more
+     * than one). Any thread: set by producers by CAS, reset by the tick thread.
+     */
+    private volatile int pendingStripe = NONE;
+    private static final int NONE = -1, MIXED = -2;
     /** The value of earliest the tick thread read before its last drain. Tick thread only. */
     private long earliestSeen;
     /** The executor has terminated. Written once (false to true) by the terminating thread; read by the tick thread. */
@@ -214,10 +224,19 @@ final class TaskQueue {
         }
     }
 
-    /** After an entry was offered to the tick thread: keeps pendingLow a lower bound. Any thread. */
+    /**
+     * After an entry was offered to the tick thread: keeps pendingLow a lower bound, and pendingStripe the
+     * stripe of every offer since the reset. Any thread.
+     */
     private void lowerPending(long deadline) {
         for (long seen = pendingLow; deadline - seen < 0; seen = pendingLow) {
             if (PENDING_LOW.compareAndSet(this, seen, deadline)) {
+                break;
+            }
+        }
+        int stripe = tick.stripe();
+        for (int seen = pendingStripe; seen != stripe && seen != MIXED; seen = pendingStripe) {
+            if (PENDING_STRIPE.compareAndSet(this, seen, seen == NONE && stripe >= 0 ? stripe : MIXED)) {
                 return;
             }
         }
@@ -353,6 +372,7 @@ final class TaskQueue {
 
     /** Right before the tick thread detaches its inbox (see the notes). */
     void resetPendingOnTick(long value) {
+        pendingStripe = NONE;
         pendingLow = value;
     }
 
@@ -408,21 +428,25 @@ final class TaskQueue {
     }
 
     /**
-     * Hands every entry due by {@code now + HORIZON_NANOS} and before the limit to the ready queue, and
-     * publishes the earliest bound (see the notes). {@code detached}: whether the tick thread holds entries
-     * detached and not yet filed, {@code detachedLow} a time at or before their deadlines.
+     * Hands every entry due by {@code now + HORIZON_NANOS} (and before the hand-over limit, if an unread entry
+     * may precede one read by the last detachAll) to the ready queue, and publishes the earliest bound (see
+     * the notes). {@code freshStripes}: the stripes the tick thread's last detachAll took entries from.
      *
      * @return the wheel's next deadline, or {@code now + Long.MAX_VALUE} if it is empty
      */
-    long expireOnTick(long now, boolean detached, long detachedLow) {
+    long expireOnTick(long now, long freshStripes) {
         long limit = pendingLow;
-        if (detached && detachedLow - limit < 0) {
-            limit = detachedLow;
-        }
+        // The hand-over needs the limit only if an unread entry may precede one read by the last detachAll:
+        // an offer since the reset on a stripe other than those that detachAll took entries from (a stripe's
+        // earlier offers are taken with its later ones). Whatever precedes an entry read by an earlier
+        // detachAll was offered before the last reset, so the last detachAll took it.
+        int stripe = pendingStripe;
+        boolean unreadMayPrecede = stripe == MIXED || (stripe >= 0 && (freshStripes & ~(1L << stripe)) != 0);
+        long handOver = unreadMayPrecede ? limit : now + (Long.MAX_VALUE >> 1);
         try {
             long until = now + ReadyQueue.HORIZON_NANOS;
-            if (limit - until <= 0) {
-                until = limit - 1;
+            if (handOver - until <= 0) {
+                until = handOver - 1;
             }
             // a wheel whose time has passed until would hand out entries due up to its time: wait a loop
             if (until - wheel.time() >= 0 && wheel.advance(until) > 0) {
@@ -489,10 +513,12 @@ final class TaskQueue {
     // VarHandles
     private static final java.lang.invoke.VarHandle EARLIEST;
     private static final java.lang.invoke.VarHandle PENDING_LOW;
+    private static final java.lang.invoke.VarHandle PENDING_STRIPE;
     private static final java.lang.invoke.VarHandle SEQUENCE = java.lang.invoke.MethodHandles.arrayElementVarHandle(int[].class);
 
     static {
         try {
+            PENDING_STRIPE = java.lang.invoke.MethodHandles.lookup().findVarHandle(TaskQueue.class, "pendingStripe", int.class);
             PENDING_LOW = java.lang.invoke.MethodHandles.lookup().findVarHandle(TaskQueue.class, "pendingLow", long.class);
             EARLIEST = java.lang.invoke.MethodHandles.lookup().findVarHandle(TaskQueue.class, "earliest", long.class);
         } catch (ReflectiveOperationException e) {

@@ -42,7 +42,9 @@ final class TickThread implements Runnable {
      *     producers after each offer); it bounds both the hand-over and the queue's earliest bound.
      *
      * Loop. for each served queue, note its earliest bound (beginDrainOnTick); reset the pendingLows (the
-     * queues' and its own) and detach every stripe; file at most DRAIN_BATCH entries; read the clock once;
+     * queues' and its own) and detach every stripe; file everything detached (a flood is read in chunks of
+     * what arrived during the previous loop, so expiry still runs between them; and when expiry runs, every
+     * entry detached has been filed, so no entry waits read but unfiled); read the clock once;
      * for each served queue, hand every entry due by now + ReadyQueue.HORIZON_NANOS and before the queue's
      * hand-over limit to its ready heap and publish the queue's earliest bound (expireOnTick), and stop serving a queue whose executor has
      * terminated and whose wheel is empty; park until MARGIN_NANOS before the earliest next deadline.
@@ -87,8 +89,6 @@ final class TickThread implements Runnable {
 
     /** Bound on how long work offered to a busy tick thread waits to be read: 2^20 ns = 1.05 ms. */
     static final long DRAIN_NANOS = 1L << 20;
-    /** Most inbox entries read between two expiry steps. */
-    static final int DRAIN_BATCH = 1 << 14;
     /**
      * How far ahead of the earliest deadline it holds this thread wakes to hand entries over: a quarter of
      * the horizon, 2^21 ns = 2.1 ms. See the notes.
@@ -162,6 +162,12 @@ final class TickThread implements Runnable {
 
     // ---------------------------------------------------------------------------------------------
     // Producer side: any thread
+
+    /** The calling thread's inbox stripe (0 to 63 for TaskQueue's pendingStripe, or -1 beyond). */
+    int stripe() {
+        int stripe = inbox.stripe();
+        return stripe < 64 ? stripe : -1;
+    }
 
     /** Hands an entry with a future deadline to the tick thread; {@code now}: the caller's clock reading. */
     void schedule(QueueEntry task, long deadline, long now) {
@@ -273,15 +279,14 @@ final class TickThread implements Runnable {
     }
 
     /**
-     * Detaches the inbox and files at most DRAIN_BATCH entries, so that a flood of schedule/cancel calls
-     * cannot hold back expiry; then runs the urgent commands read, each after a detachAll that started after
-     * it was read and after everything detached was filed (see the notes).
+     * Detaches the inbox and files everything detached; then runs the urgent commands read, each after a
+     * detachAll that started after it was read and after everything detached was filed (see the notes).
      */
     private int drainInbox() {
         detach();
         int drained = 0;
         TimerEntry entry;
-        while (drained < DRAIN_BATCH && (entry = inbox.poll()) != null) {
+        while ((entry = inbox.poll()) != null) {
             drained++;
             read(entry);
         }
@@ -347,11 +352,10 @@ final class TickThread implements Runnable {
      */
     private long expire(long now) {
         long next = now + Long.MAX_VALUE;
-        boolean detached = inbox.hasDetachedTimed();
-        long detachedLow = inbox.detachedLow();
+        long fresh = inbox.lastDetachedStripes();
         for (int i = served.size() - 1; i >= 0; i--) {
             TaskQueue queue = served.get(i);
-            long candidate = queue.expireOnTick(now, detached, detachedLow);
+            long candidate = queue.expireOnTick(now, fresh);
             if (candidate - now == Long.MAX_VALUE) {
                 if (queue.retireOnTick()) {
                     served.remove(i);

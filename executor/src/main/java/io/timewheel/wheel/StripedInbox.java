@@ -28,11 +28,13 @@ public final class StripedInbox {
      * stripe the line stays in that thread's cache: no line is written by every producer. Stripes are PAD
      * references apart (128 bytes or more) in one array, the first one PAD in, away from the header.
      *
-     * Detach. The consumer takes a whole stripe with one getAndSet(null) (after a plain read finds it
-     * non-empty) and links it into its chain: consumer-only state, handed out by poll. While it links, it
-     * notes the lowest deadline of the timed entries in the chain (chainLow, kept until the chain is empty),
-     * which a consumer that orders by deadline needs: an entry it has detached but not yet handed out may
-     * have been offered before one it has. Untimed entries (messages) do not count.
+     * Detach. The consumer takes a whole stripe with one getAndSet(null) (after a volatile read finds it
+     * non-empty), reverses it into offer order and appends it to its chain: consumer-only state, handed out
+     * by poll in chain order. So the entries of one stripe come out in the order they were offered. While it
+     * links, it notes the lowest deadline of the timed entries in the chain (chainLow, kept until the chain
+     * is empty): a consumer that orders by deadline and files the chain in several steps needs it, since a
+     * waiting entry of one stripe may have been offered before one already handed out from another. Untimed
+     * entries (messages) do not count.
      *
      * Retract. A thread takes back its stripe's top if it is the entry: CAS top from the entry to the entry's
      * next. The next it read is still the stripe's next entry when the CAS succeeds: the top was the entry
@@ -47,6 +49,10 @@ public final class StripedInbox {
      *
      * Publication: everything written to an entry before offer is visible to the consumer after the
      * getAndSet that detaches its stripe (the CASes on a stripe top form one release sequence).
+     *
+     * Handshakes: detachAll and isEmpty read the tops with volatile reads, so that a consumer that writes a
+     * volatile flag and then detaches (or checks emptiness) and a producer that offers and then reads the
+     * flag cannot both miss each other (sequential consistency of volatile accesses).
      */
 
     /** References per stripe: 32, i.e. 128 bytes with compressed references, 256 without. */
@@ -62,6 +68,10 @@ public final class StripedInbox {
     private long chainLow;
     /** Whether chain held a timed entry since it was last empty. Consumer only. */
     private boolean chainTimed;
+    /** The last entry of chain. Consumer only. */
+    private TimerEntry chainTail;
+    /** See lastDetachedStripes. Consumer only. */
+    private long lastDetached;
 
     /** An inbox with 2 to 4 stripes per available processor, 4 to 16 stripes. */
     public StripedInbox() {
@@ -87,10 +97,19 @@ public final class StripedInbox {
     }
 
     /** The calling thread's stripe: its top's index in tops. */
-    @SuppressWarnings("deprecation") // Thread.getId(): threadId() needs Java 19; both read the same field
     private int top() {
-        long id = Thread.currentThread().getId();
-        return (((int) id & mask) + 1) * PAD;
+        return (stripe() + 1) * PAD;
+    }
+
+    /** The calling thread's stripe, 0 to stripes - 1: where its offers go. Any thread. */
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() needs Java 19; both read the same field
+    public int stripe() {
+        return (int) Thread.currentThread().getId() & mask;
+    }
+
+    /** The number of stripes. */
+    public int stripes() {
+        return mask + 1;
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -159,39 +178,65 @@ public final class StripedInbox {
     public int detachAll() {
         TimerEntry[] t = tops;
         int detached = 0;
+        long stripesDetached = 0;
         for (int i = PAD; i < t.length; i += PAD) {
-            if (TOP.getAcquire(t, i) == null) {
+            if (TOP.getVolatile(t, i) == null) { // volatile: ordered after the consumer's earlier volatile writes
                 continue;
             }
-            TimerEntry first = (TimerEntry) TOP.getAndSet(t, i, null);
-            if (first == null) {
+            TimerEntry top = (TimerEntry) TOP.getAndSet(t, i, null);
+            if (top == null) {
                 continue; // retracted meanwhile
             }
-            boolean timed = chain != null && chainTimed;
-            long low = chainLow;
-            TimerEntry last = first;
-            for (TimerEntry e = first; e != null; e = e.next) {
+            // reverse the stack into offer order, noting the lowest deadline of its timed entries
+            boolean timed = false;
+            long low = 0;
+            TimerEntry first = null;
+            TimerEntry last = top;
+            for (TimerEntry e = top, below; e != null; e = below) {
+                below = e.next;
+                e.next = first;
+                first = e;
                 if (e.location == TimerEntry.IN_INBOX && (!timed || e.deadline - low < 0)) {
                     low = e.deadline;
                     timed = true;
                 }
-                last = e;
                 detached++;
             }
-            if (chain == null) {
-                chainTimed = timed;
-            }
-            chainTimed |= timed;
-            chainLow = low;
-            last.next = chain;
-            chain = first;
+            append(first, last, timed, low);
+            int stripe = i / PAD - 1;
+            stripesDetached |= stripe < 64 ? 1L << stripe : -1L;
         }
+        lastDetached = stripesDetached;
         return detached;
     }
 
     /**
+     * The stripes the last {@link #detachAll} took entries from: bit i for stripe i (every bit if it took
+     * from a stripe numbered 64 or more). Consumer only.
+     */
+    public long lastDetachedStripes() {
+        return lastDetached;
+    }
+
+    private void append(TimerEntry first, TimerEntry last, boolean timed, long low) {
+        if (chain == null) {
+            chain = first;
+            chainTimed = timed;
+            chainLow = low;
+        } else {
+            chainTail.next = first;
+            if (timed && (!chainTimed || low - chainLow < 0)) {
+                chainLow = low;
+            }
+            chainTimed |= timed;
+        }
+        chainTail = last;
+    }
+
+    /**
      * Hands out a detached entry, or returns {@code null} if none is left (call {@link #detachAll} to
-     * detach what was offered since). Consumer only.
+     * detach what was offered since). Entries of one stripe come out in the order they were offered.
+     * Consumer only.
      */
     public TimerEntry poll() {
         TimerEntry e = chain;
@@ -199,6 +244,9 @@ public final class StripedInbox {
             return null;
         }
         chain = e.next;
+        if (chain == null) {
+            chainTail = null;
+        }
         e.next = null;
         e.location = TimerEntry.DETACHED;
         return e;
@@ -209,10 +257,7 @@ public final class StripedInbox {
         return chain != null;
     }
 
-    /**
-     * Whether {@link #detachedLow} means something: a detached entry offered with {@link #offer} (not
-     * {@link #offerUntimed}) may not have been handed out yet. Consumer only.
-     */
+    /** Whether detached entries offered with {@link #offer} may wait: {@link #detachedLow} means something. Consumer only. */
     public boolean hasDetachedTimed() {
         return chain != null && chainTimed;
     }
@@ -232,7 +277,7 @@ public final class StripedInbox {
         }
         TimerEntry[] t = tops;
         for (int i = PAD; i < t.length; i += PAD) {
-            if (TOP.getAcquire(t, i) != null) {
+            if (TOP.getVolatile(t, i) != null) {
                 return false;
             }
         }

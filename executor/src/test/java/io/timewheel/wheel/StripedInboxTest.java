@@ -319,6 +319,27 @@ class StripedInboxTest {
     }
 
     @Test
+    void oneStripesEntries_comeOutInOfferOrder_acrossDetaches() {
+        StripedInbox inbox = new StripedInbox(4);
+        TestEntry a = new TestEntry(1, 30), b = new TestEntry(2, 10), c = new TestEntry(3, 20);
+        TestEntry d = new TestEntry(4, 5);
+        inbox.offer(a);
+        inbox.offer(b);
+        assertEquals(2, inbox.detachAll());
+        inbox.offer(c);
+        inbox.offer(d);
+        assertEquals(2, inbox.detachAll());
+        assertTrue(inbox.hasDetachedTimed());
+        assertEquals(5, inbox.detachedLow());
+        assertSame(a, inbox.poll());
+        assertSame(b, inbox.poll());
+        assertSame(c, inbox.poll());
+        assertSame(d, inbox.poll());
+        assertNull(inbox.poll());
+        assertFalse(inbox.hasDetachedTimed());
+    }
+
+    @Test
     void oneStripe_isSharedByEveryThread_soRetractTakesBackItsTopWhoeverOfferedIt() throws Exception {
         StripedInbox inbox = new StripedInbox(1);
         TestEntry x = new TestEntry(1, 1), x2 = new TestEntry(2, 2), y = new TestEntry(3, 3);
