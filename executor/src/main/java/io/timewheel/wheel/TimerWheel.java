@@ -96,6 +96,14 @@ public final class TimerWheel<E extends TimerEntry> {
     private boolean currentDirty;
     /** The tail of the list the last sortList call returned. */
     private TimerEntry sortedTail;
+    /** Scratch for sortByKeys: grown to the largest batch sorted, reused. */
+    private TimerEntry[] sortEntries = new TimerEntry[0];
+    private long[] sortKeys = new long[0];
+    /** Lists this long or longer are sorted through primitive keys (sortByKeys); shorter ones by merge sort. */
+    private static final int ARRAY_SORT_MIN = 64;
+    /** Bits of a sort key that hold the entry's position: up to 2^22 - 1 entries per key sort. */
+    private static final int INDEX_BITS = 22;
+    private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
     private long time;
     private int size;
     private int nextSequence;
@@ -540,6 +548,128 @@ public final class TimerWheel<E extends TimerEntry> {
      * allocation. Returns the head, fixes the prev links and leaves the tail in sortedTail.
      */
     private TimerEntry sortList(TimerEntry list) {
+        int n = 0;
+        long low = list.deadline - time, high = low;
+        for (TimerEntry e = list; e != null; e = e.next) {
+            long d = e.deadline - time;
+            if (d < low) {
+                low = d;
+            } else if (d > high) {
+                high = d;
+            }
+            n++;
+        }
+        if (n >= ARRAY_SORT_MIN && n <= INDEX_MASK && high - low >= 0 && (high - low) >>> (63 - INDEX_BITS) == 0) {
+            return sortByKeys(list, n, low);
+        }
+        return mergeSort(list);
+    }
+
+    /**
+     * Sorts a list of n entries by (deadline, sequence) through an array of primitive keys: key = (deadline
+     * relative to the lowest) << INDEX_BITS | the entry's position, sorted in place, so the sort compares
+     * longs in one array instead of chasing links from entry to entry (a dependent cache miss per compare in
+     * a large batch); runs of equal deadlines are then put in sequence order. The scratch arrays grow to the
+     * largest batch and are reused (no allocation once warm).
+     */
+    private TimerEntry sortByKeys(TimerEntry list, int n, long low) {
+        if (sortEntries.length < n) {
+            int capacity = Math.max(n, sortEntries.length * 2);
+            sortEntries = new TimerEntry[capacity];
+            sortKeys = new long[capacity];
+        }
+        TimerEntry[] entries = sortEntries;
+        long[] keys = sortKeys;
+        int i = 0;
+        for (TimerEntry e = list; e != null; e = e.next, i++) {
+            entries[i] = e;
+            keys[i] = ((e.deadline - time - low) << INDEX_BITS) | i;
+        }
+        sortKeys(keys, 0, n - 1);
+        // equal deadlines: insertion sort by sequence within each run (runs are short)
+        for (int j = 1; j < n; j++) {
+            long key = keys[j];
+            TimerEntry e = entries[(int) (key & INDEX_MASK)];
+            int k = j - 1;
+            while (k >= 0 && keys[k] >>> INDEX_BITS == key >>> INDEX_BITS
+                    && compare(entries[(int) (keys[k] & INDEX_MASK)], e) > 0) {
+                keys[k + 1] = keys[k];
+                k--;
+            }
+            keys[k + 1] = key;
+        }
+        TimerEntry head = null, prev = null;
+        for (int j = 0; j < n; j++) {
+            int at = (int) (keys[j] & INDEX_MASK);
+            TimerEntry e = entries[at];
+            entries[at] = null; // the scratch array must not keep entries alive
+            e.prev = prev;
+            if (prev == null) {
+                head = e;
+            } else {
+                prev.next = e;
+            }
+            prev = e;
+        }
+        prev.next = null;
+        sortedTail = prev;
+        return head;
+    }
+
+    /** Sorts keys[from..to] in place: quicksort (median of three), insertion sort below 24 elements. */
+    private static void sortKeys(long[] a, int from, int to) {
+        while (to - from >= 24) {
+            int mid = (from + to) >>> 1;
+            if (a[mid] < a[from]) {
+                swap(a, mid, from);
+            }
+            if (a[to] < a[from]) {
+                swap(a, to, from);
+            }
+            if (a[to] < a[mid]) {
+                swap(a, to, mid);
+            }
+            long pivot = a[mid];
+            int i = from, j = to;
+            while (i <= j) {
+                while (a[i] < pivot) {
+                    i++;
+                }
+                while (a[j] > pivot) {
+                    j--;
+                }
+                if (i <= j) {
+                    swap(a, i++, j--);
+                }
+            }
+            // recurse into the smaller part, loop on the larger: stack depth O(log n)
+            if (j - from < to - i) {
+                sortKeys(a, from, j);
+                from = i;
+            } else {
+                sortKeys(a, i, to);
+                to = j;
+            }
+        }
+        for (int i = from + 1; i <= to; i++) {
+            long v = a[i];
+            int k = i - 1;
+            while (k >= from && a[k] > v) {
+                a[k + 1] = a[k];
+                k--;
+            }
+            a[k + 1] = v;
+        }
+    }
+
+    private static void swap(long[] a, int i, int j) {
+        long t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+
+    /** Bottom-up merge sort on the links, stable, no allocation; fixes the prev links and sets sortedTail. */
+    private TimerEntry mergeSort(TimerEntry list) {
         for (int width = 1; ; width <<= 1) {
             TimerEntry p = list, tail = null;
             list = null;

@@ -14,6 +14,12 @@ final class TestEntry extends TimerEntry {
         this.id = id;
     }
 
+    /** An entry for {@link TimerWheel#addInSequence}: ties between equal deadlines broken by {@code sequence}. */
+    TestEntry(int id, long deadline, int sequence) {
+        super(deadline, sequence);
+        this.id = id;
+    }
+
     /** Sets the deadline (the entry must be in no wheel) and returns this entry. */
     TestEntry at(long deadline) {
         setDeadline(deadline);

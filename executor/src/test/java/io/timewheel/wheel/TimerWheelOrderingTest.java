@@ -152,4 +152,41 @@ class TimerWheelOrderingTest {
             assertSame(e, wheel.poll());
         }
     }
+
+    /**
+     * Large batches (sorted through primitive keys, not by merge sort) with many equal deadlines, spread
+     * across levels and across the wrap of the long range, added in shuffled order with sequences given at
+     * creation (addInSequence, as the executor does; the sequences also wrap): every hand-out in (deadline,
+     * sequence) order.
+     */
+    @ParameterizedTest(name = "tick 2^{0} ns")
+    @ValueSource(ints = {0, 10, 20})
+    void largeBatches_withManyEqualDeadlines_comeOutInDeadlineThenSequenceOrder(int tickShift) {
+        long start = Long.MAX_VALUE - (1L << 31); // the batch crosses the wrap
+        TimerWheel<TestEntry> wheel = new TimerWheel<>(1L << tickShift, start);
+        SplittableRandom random = new SplittableRandom(tickShift);
+        int n = 20_000;
+        List<TestEntry> created = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long deadline = start + 1 + random.nextInt(64) * (1L << 26); // 64 distinct deadlines, ~300 each
+            created.add(new TestEntry(i, deadline, Integer.MAX_VALUE - 5_000 + i)); // sequences wrap too
+        }
+        List<TestEntry> shuffled = new ArrayList<>(created);
+        Collections.shuffle(shuffled, new java.util.Random(tickShift));
+        for (TestEntry e : shuffled) {
+            wheel.addInSequence(e);
+        }
+        List<TestEntry> expected = new ArrayList<>(created);
+        expected.sort((a, b) -> a.deadline() != b.deadline() ? Long.compare(a.deadline() - start, b.deadline() - start)
+                : Integer.compare(a.id, b.id));
+        List<TestEntry> out = new ArrayList<>();
+        for (long t = start; out.size() < n; t += 1L << 29) { // several batches, each of many entries
+            wheel.advance(t);
+            for (TestEntry e; (e = wheel.poll()) != null; ) {
+                assertTrue(e.deadline() - t <= 0, "early");
+                out.add(e);
+            }
+        }
+        assertEquals(expected, out);
+    }
 }
