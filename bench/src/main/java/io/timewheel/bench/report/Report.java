@@ -58,7 +58,7 @@ public final class Report {
         for (int p : pd) {
             head.add(Headline.count(p) + " pending");
         }
-        head.addAll(List.of(big + ", 2 threads", big + ", 4 threads", big + " vs 0"));
+        head.addAll(List.of(big + ", 2 threads", big + ", 4 threads", big + ", 8 threads", big + " vs 0"));
         Table sc = new Table(head.toArray(new String[0]));
         for (Peer p : f.peers) {
             List<String> row = new ArrayList<>(List.of(p.id()));
@@ -66,7 +66,7 @@ public final class Report {
                 row.add(score(f, p, n, 1));
             }
             double zero = f.scheduleCancel(p, 0, 1), top = f.scheduleCancel(p, large, 1);
-            row.addAll(List.of(score(f, p, large, 2), score(f, p, large, 4), Double.isNaN(zero) ? "-" : String.format("%.2fx", top / zero)));
+            row.addAll(List.of(score(f, p, large, 2), score(f, p, large, 4), score(f, p, large, 8), Double.isNaN(zero) ? "-" : String.format("%.2fx", top / zero)));
             sc.row(row.toArray(new String[0]));
         }
         md.append(sc.markdown()).append('\n');
@@ -77,7 +77,7 @@ public final class Report {
             }
             Table all = new Table(h.toArray(new String[0]));
             for (Peer p : f.peers) {
-                for (int t : new int[] {1, 2, 4}) {
+                for (int t : new int[] {1, 2, 4, 8}) {
                     List<String> row = new ArrayList<>(List.of(p.id(), Integer.toString(t)));
                     for (int n : pd) {
                         row.add(score(f, p, n, t));

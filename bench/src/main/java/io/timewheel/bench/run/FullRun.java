@@ -118,7 +118,7 @@ public final class FullRun {
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL).param("peer", ids).param("pending", pendings)
                 .warmup(1, z.warmupMillis).measure(z.headlineIterations, z.measureMillis)
                 .output(raw.resolve("schedule-cancel-t1.log"), raw.resolve("schedule-cancel-t1.json"))));
-        for (int threads : new int[] {2, 4}) {
+        for (int threads : new int[] {2, 4, 8}) {
             String[] p = matrix ? pendings : new String[] {z.large()};
             step(out, "schedule+cancel, " + threads + " threads, pending " + String.join(" / ", p));
             f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL).param("peer", ids).param("pending", p).threads(threads)
@@ -206,12 +206,13 @@ public final class FullRun {
         int large = f.largePending();
         Map<String, double[]> scaling = new LinkedHashMap<>();
         for (Peer p : f.peers) {
-            scaling.put(p.id(), new double[] {f.scheduleCancel(p, large, 1), f.scheduleCancel(p, large, 2), f.scheduleCancel(p, large, 4)});
+            scaling.put(p.id(), new double[] {f.scheduleCancel(p, large, 1), f.scheduleCancel(p, large, 2), f.scheduleCancel(p, large, 4),
+                    f.scheduleCancel(p, large, 8)});
         }
         Charts.line(dir.resolve("schedule-cancel-vs-threads.png"),
                 "Schedule + cancel throughput vs producer threads (" + Headline.count(large) + " pending)",
                 "producer threads (on " + Runtime.getRuntime().availableProcessors() + " CPUs)", "million schedule+cancel per second (log)",
-                List.of("1", "2", "4"), scaling, true);
+                List.of("1", "2", "4", "8"), scaling, true);
 
         List<String> labels = new ArrayList<>(List.of("p50", "p90", "p99", "p99.9", "p99.99", "max"));
         double[] ps = {50, 90, 99, 99.9, 99.99};

@@ -54,15 +54,25 @@ public final class QuickRun {
         }
         Figures f = new Figures(peers);
 
-        out.printf("%n[1/6] schedule+cancel, %d pending, 1 thread (JMH, short)...%n", f.largePending());
+        out.printf("%n[1/6] schedule+cancel, %d pending, 1 thread, and 2 threads for the scaling peers (JMH, short)...%n", f.largePending());
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL)
                 .param("peer", ids(peers)).param("pending", Integer.toString(f.largePending()))
                 .warmup(1, 1000).measure(2, 1000)));
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL)
                 .param("peer", Peer.TIMEWHEEL.id()).param("pending", "0")
                 .warmup(1, 1000).measure(2, 1000)));
+        // two producers: timewheel and the peers the scaling target compares with
+        List<Peer> scaling = new java.util.ArrayList<>();
+        for (Peer p : peers) {
+            if (p == Peer.TIMEWHEEL || p == Peer.NETTY_1MS || p == Peer.FJP) {
+                scaling.add(p);
+            }
+        }
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL)
+                .param("peer", ids(scaling)).param("pending", Integer.toString(f.largePending())).threads(2)
+                .warmup(1, 1000).measure(2, 1000)));
         for (JmhRow r : f.jmh) {
-            out.printf("  %-12s pending=%-8s %8.3f ops/us%n", r.param("peer"), r.param("pending"), r.score);
+            out.printf("  %-12s pending=%-8s threads=%s %8.3f ops/us%n", r.param("peer"), r.param("pending"), r.threads, r.score);
         }
 
         out.printf("%n[2/6] ");
