@@ -393,7 +393,7 @@ final class TickThread implements Runnable {
 
     private void park(long now, long next) {
         long low = pendingLow;
-        if (low - (now + (Long.MAX_VALUE >> 2)) < 0 && low - next < 0) {
+        if (pending(low, now) && low - next < 0) {
             next = low; // offered since the loop began and not read: wake for it (see the notes)
         }
         boolean nothingPending = next - now == Long.MAX_VALUE;
@@ -404,7 +404,8 @@ final class TickThread implements Runnable {
         wakeAt = now + delay;
         parkedAt = now;
         parkState = delay <= DRAIN_NANOS ? PARKED_SHORT : PARKED_LONG;
-        if (urgentOffered || pendingLow - MARGIN_NANOS - wakeAt < 0) {
+        long fell = pendingLow; // a reset value (no offer since the detach) is no deadline: see pending()
+        if (urgentOffered || (pending(fell, now) && fell - MARGIN_NANOS - wakeAt < 0)) {
             parkState = AWAKE; // offered before parkState was written: look again now
             return;
         }
@@ -414,6 +415,14 @@ final class TickThread implements Runnable {
             LockSupport.parkNanos(this, delay);
         }
         parkState = AWAKE;
+    }
+
+    /**
+     * Whether a value read from pendingLow is a deadline offered since the last detach, not the reset value
+     * (which lies 2^62 ns ahead; compared with an indefinite wake-up time it would look earlier than it).
+     */
+    private static boolean pending(long low, long now) {
+        return low - (now + (Long.MAX_VALUE >> 2)) < 0;
     }
 
     /** Reports an unexpected failure; never throws. */

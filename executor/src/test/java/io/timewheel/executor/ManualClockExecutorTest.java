@@ -247,6 +247,24 @@ class ManualClockExecutorTest {
     }
 
     @Test
+    void tickThread_withNothingLeftAfterAHandOver_parksIndefinitely_insteadOfSpinning() throws Exception {
+        start(0L, 1);
+        ScheduledFuture<?> f = executor.schedule(() -> { }, 1, SECONDS); // far: through the inbox and the wheel
+        sync();
+        clock.advance(1, SECONDS);
+        sync();
+        await().atMost(Duration.ofSeconds(10)).until(f::isDone);
+        // nothing pending: it must park without a timeout (WAITING), not return from park() at once (once it
+        // compared the reset value of pendingLow with an indefinite wake-up time and never parked)
+        Thread tick = executor.tickThread().thread();
+        await().atMost(Duration.ofSeconds(10)).until(() -> tick.getState() == Thread.State.WAITING
+                && executor.tickThread().parkState() == TickThread.PARKED_LONG);
+        long loops = executor.tickThread().loops();
+        assertEquals(Thread.State.WAITING, tick.getState());
+        assertEquals(loops, executor.tickThread().loops());
+    }
+
+    @Test
     void tickThread_survivesAFailureInItsLoop() throws Exception {
         start(0L, 1);
         executor.tickThread().command(new TickThread.Command(true) {
