@@ -18,11 +18,9 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * it parks), the entry waits with nobody to wake the tick thread: forbidden. Results: (the producer read
  * parkState, the tick thread saw isEmpty() ? 1 : 0). Public API only.
  *
- * <p>Note: StripedInbox.isEmpty reads the stripes with getAcquire, which the Java memory model does not order
- * after a volatile write (a store-load pair needs volatile or fenced accesses on both sides). x86 (a full fence
- * after every volatile store) and AArch64 with LDAR for acquire loads still forbid the outcome; an RCpc acquire
- * (LDAPR) would allow it. (The tick thread's park check has since moved to pendingLow/urgentOffered, both
- * volatile; isEmpty is still what a dedicated tick thread checks before it ends.)
+ * <p>StripedInbox.isEmpty reads the stripes with volatile reads, so the store-load pair is ordered by the Java
+ * memory model itself. The tick thread's own park check is on pendingLow and urgentOffered (TickThread's notes,
+ * "Lost-wake-up freedom"), not on isEmpty; isEmpty is what a dedicated tick thread checks before it ends.
  *
  * <p>Not part of the default build. Run (from the repository root):
  * <pre>
