@@ -585,7 +585,7 @@ public final class TimerWheel<E extends TimerEntry> {
             entries[i] = e;
             keys[i] = ((e.deadline - time - low) << INDEX_BITS) | i;
         }
-        sortKeys(keys, 0, n - 1);
+        KeySort.sort(keys, 0, n - 1);
         // equal deadlines: insertion sort by sequence within each run (runs are short)
         for (int j = 1; j < n; j++) {
             long key = keys[j];
@@ -614,58 +614,6 @@ public final class TimerWheel<E extends TimerEntry> {
         prev.next = null;
         sortedTail = prev;
         return head;
-    }
-
-    /** Sorts keys[from..to] in place: quicksort (median of three), insertion sort below 24 elements. */
-    private static void sortKeys(long[] a, int from, int to) {
-        while (to - from >= 24) {
-            int mid = (from + to) >>> 1;
-            if (a[mid] < a[from]) {
-                swap(a, mid, from);
-            }
-            if (a[to] < a[from]) {
-                swap(a, to, from);
-            }
-            if (a[to] < a[mid]) {
-                swap(a, to, mid);
-            }
-            long pivot = a[mid];
-            int i = from, j = to;
-            while (i <= j) {
-                while (a[i] < pivot) {
-                    i++;
-                }
-                while (a[j] > pivot) {
-                    j--;
-                }
-                if (i <= j) {
-                    swap(a, i++, j--);
-                }
-            }
-            // recurse into the smaller part, loop on the larger: stack depth O(log n)
-            if (j - from < to - i) {
-                sortKeys(a, from, j);
-                from = i;
-            } else {
-                sortKeys(a, i, to);
-                to = j;
-            }
-        }
-        for (int i = from + 1; i <= to; i++) {
-            long v = a[i];
-            int k = i - 1;
-            while (k >= from && a[k] > v) {
-                a[k + 1] = a[k];
-                k--;
-            }
-            a[k + 1] = v;
-        }
-    }
-
-    private static void swap(long[] a, int i, int j) {
-        long t = a[i];
-        a[i] = a[j];
-        a[j] = t;
     }
 
     /** Bottom-up merge sort on the links, stable, no allocation; fixes the prev links and sets sortedTail. */

@@ -29,33 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * thread has read the clock (after everything submitted before) and handed every task due then to the
  * workers, so "not run yet" is a fact, not a guess.
  */
-class ManualClockExecutorTest {
-
-    private final List<WheelScheduledExecutorService> executors = new ArrayList<>();
-    private ManualClock clock;
-    private WheelScheduledExecutorService executor;
-
-    private WheelScheduledExecutorService start(long startTime, int threads) {
-        clock = new ManualClock(startTime);
-        executor = WheelScheduledExecutorService.builder().corePoolSize(threads).clock(clock).build();
-        executors.add(executor);
-        return executor;
-    }
-
-    @AfterEach
-    void shutDown() throws InterruptedException {
-        for (WheelScheduledExecutorService e : executors) {
-            e.shutdownNow();
-            assertTrue(e.awaitTermination(10, SECONDS));
-        }
-    }
-
-    /** Returns the wheel size the tick thread saw after handing over everything due at the clock's time. */
-    private int sync() throws InterruptedException {
-        TickThread.Sync sync = new TickThread.Sync(executor.queue);
-        executor.tickThread().command(sync);
-        return sync.await(10, SECONDS);
-    }
+class ManualClockExecutorTest extends ManualClockTestBase {
 
     @ParameterizedTest(name = "start = {0}")
     @ValueSource(longs = {0L, -1L, Long.MIN_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE - 5_000_000L, 123_456_789L})

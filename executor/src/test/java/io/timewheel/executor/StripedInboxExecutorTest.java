@@ -35,33 +35,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * each other; a task cancelled right after scheduling (retract path) or by another thread never runs and
  * leaves the queue; a snapshot of the queue taken right after another thread's schedule contains the task.
  */
-class StripedInboxExecutorTest {
-
-    private final List<WheelScheduledExecutorService> executors = new ArrayList<>();
-    private ManualClock clock;
-    private WheelScheduledExecutorService executor;
-
-    private WheelScheduledExecutorService start(long startTime, int threads) {
-        clock = new ManualClock(startTime);
-        executor = WheelScheduledExecutorService.builder().corePoolSize(threads).clock(clock).build();
-        executors.add(executor);
-        return executor;
-    }
-
-    @AfterEach
-    void shutDown() throws InterruptedException {
-        for (WheelScheduledExecutorService e : executors) {
-            e.shutdownNow();
-            assertTrue(e.awaitTermination(10, SECONDS));
-        }
-    }
-
-    /** Returns the wheel size the tick thread saw after handing over everything due at the clock's time. */
-    private int sync() throws InterruptedException {
-        TickThread.Sync sync = new TickThread.Sync(executor.queue);
-        executor.tickThread().command(sync);
-        return sync.await(10, SECONDS);
-    }
+class StripedInboxExecutorTest extends ManualClockTestBase {
 
     /**
      * A thread that keeps the tick thread busy (so that it detaches stripes at any moment) with tasks due in

@@ -1,0 +1,39 @@
+package io.timewheel.executor;
+
+import org.junit.jupiter.api.AfterEach;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** For executor tests on a manual clock: start an executor, sync with its tick thread, shut everything down. */
+abstract class ManualClockTestBase {
+
+    final List<WheelScheduledExecutorService> executors = new ArrayList<>();
+    ManualClock clock;
+    WheelScheduledExecutorService executor;
+
+    WheelScheduledExecutorService start(long startTime, int threads) {
+        clock = new ManualClock(startTime);
+        executor = WheelScheduledExecutorService.builder().corePoolSize(threads).clock(clock).build();
+        executors.add(executor);
+        return executor;
+    }
+
+    @AfterEach
+    void shutDown() throws InterruptedException {
+        for (WheelScheduledExecutorService e : executors) {
+            e.shutdownNow();
+            assertTrue(e.awaitTermination(10, SECONDS));
+        }
+    }
+
+    /** Returns the wheel size the tick thread saw after handing over everything due at the clock's time. */
+    int sync() throws InterruptedException {
+        TickThread.Sync sync = new TickThread.Sync(executor.queue);
+        executor.tickThread().command(sync);
+        return sync.await(10, SECONDS);
+    }
+}
