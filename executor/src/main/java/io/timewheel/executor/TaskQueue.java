@@ -510,6 +510,23 @@ final class TaskQueue {
         }
     }
 
+    /**
+     * For a Snapshot's last step: an entry of this queue the tick thread has just read (and filed, if it was
+     * still queued) goes into the snapshot if it is still queued; with {@code take}, it is also taken out.
+     */
+    void collectReadOnTick(QueueEntry entry, boolean take, Consumer<QueueEntry> into) {
+        if (!take) {
+            if (entry.isQueued()) {
+                into.accept(entry);
+            }
+        } else if (entry.tryRemove() != QueueEntry.NOT_REMOVED) {
+            if (wheel != null && entry.isInWheel()) {
+                wheel.remove(entry);
+            }
+            into.accept(entry);
+        }
+    }
+
     // VarHandles
     private static final java.lang.invoke.VarHandle EARLIEST;
     private static final java.lang.invoke.VarHandle PENDING_LOW;

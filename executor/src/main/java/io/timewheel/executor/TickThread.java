@@ -33,7 +33,10 @@ final class TickThread implements Runnable {
      *     filed; Refile of an entry still in the inbox does nothing (it is filed, with its new deadline,
      *     when read: TimerEntry.isInInbox); Snapshot and Sync (urgent) are answered only after a detachAll
      *     that started after they were read, and after everything detached was filed: so they see every
-     *     entry offered before them;
+     *     entry offered before them. A Snapshot then detaches once more and adds the entries of its queue
+     *     read then (still queued): an entry offered while it collected may have been scheduled before one
+     *     it found gone (schedule Y, then remove X: at every instant X or Y is queued), and a snapshot
+     *     holding neither would match no instant (jcstress SnapshotVsProducer);
      *   - handing over early, and producers skipping this thread: an entry B may have been scheduled after
      *     an entry A of the same queue with an earlier or equal deadline that this thread has not read yet
      *     (A's stripe was detached just before A was offered). B must neither be handed over nor pushed
@@ -309,6 +312,25 @@ final class TickThread implements Runnable {
         return drained;
     }
 
+    /**
+     * Detaches the inbox and reads (files) everything detached, as the loop does, and passes each queue
+     * entry read to {@code read} afterwards (a Snapshot's last step: see the notes).
+     */
+    private void detachAndRead(java.util.function.Consumer<QueueEntry> read) {
+        detach();
+        List<QueueEntry> entries = new ArrayList<>();
+        TimerEntry entry;
+        while ((entry = inbox.poll()) != null) {
+            read(entry);
+            if (entry instanceof QueueEntry) {
+                entries.add((QueueEntry) entry);
+            }
+        }
+        for (int i = 0; i < entries.size(); i++) {
+            read.accept(entries.get(i));
+        }
+    }
+
     /** Resets pendingLow, then detaches every stripe (see the notes: in this order). */
     private void detach() {
         long reset = resetValue(clock.nanoTime());
@@ -529,6 +551,23 @@ final class TickThread implements Runnable {
             try {
                 base = tick.clock.nanoTime();
                 queue.collectOnTick(drain, this::add);
+                // An entry offered while it collected may have been scheduled before one it found gone
+                // (schedule Y, then remove X): take everything offered until now too (see the notes).
+                tick.detachAndRead(entry -> {
+                    if (entry.queue == queue) {
+                        queue.collectReadOnTick(entry, drain, this::add);
+                    }
+                });
+            } finally {
+                done.countDown();
+            }
+        }
+
+        /** The caller's own answer once the tick thread has ended (nothing can be offered any more). */
+        private void runWithoutTickThread(TickThread tick) {
+            try {
+                base = tick.clock.nanoTime();
+                queue.collectOnTick(drain, this::add);
             } finally {
                 done.countDown();
             }
@@ -548,7 +587,7 @@ final class TickThread implements Runnable {
                     if (!tick.thread.isAlive()) {
                         // A dedicated tick thread ends once its executor has terminated; a request that
                         // reached its inbox after its last look is answered here: nobody owns the wheel now.
-                        run(tick);
+                        runWithoutTickThread(tick);
                         break;
                     }
                 } catch (InterruptedException e) {

@@ -33,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * The executor over the tick thread's striped (unordered) inbox, driven by a manual clock: equal deadlines
  * still run in creation order when the tasks are scheduled by threads on different stripes that hand over to
  * each other; a task cancelled right after scheduling (retract path) or by another thread never runs and
- * leaves the queue; a snapshot of the queue taken right after another thread's schedule contains the task.
+ * leaves the queue; a snapshot of the queue taken right after another thread's schedule contains the task, and
+ * so does one that a task was scheduled into while it collected, before another left.
  */
 class StripedInboxExecutorTest extends ManualClockTestBase {
 
@@ -396,5 +397,47 @@ class StripedInboxExecutorTest extends ManualClockTestBase {
         }
         assertEquals(0, executor.getQueue().size());
         assertArrayEquals(new Object[0], executor.getQueue().toArray());
+    }
+
+    /**
+     * A producer schedules Y and then removes X while the tick thread runs a snapshot, after the snapshot's
+     * last detach and before it collects (made deterministic by a clock that runs the producer's two steps
+     * when the snapshot reads it). At every instant X or Y is queued, so the snapshot holds one of them: here
+     * Y (X is gone when it looks). Before the snapshot read what was offered while it collected, it held
+     * neither (jcstress SnapshotVsProducer found it too).
+     */
+    @Test
+    @Timeout(30)
+    void queueSnapshot_holdsATaskScheduledWhileItCollects_beforeAnotherLeft() throws Exception {
+        ManualClock manual = new ManualClock(0);
+        AtomicReference<Runnable> duringSnapshot = new AtomicReference<>();
+        NanoClock clock = () -> {
+            Runnable step = duringSnapshot.get();
+            if (step != null && calledFromSnapshotRun() && duringSnapshot.compareAndSet(step, null)) {
+                step.run(); // on the tick thread, as if another thread ran it at this moment
+            }
+            return manual.nanoTime();
+        };
+        WheelScheduledExecutorService e = WheelScheduledExecutorService.builder().corePoolSize(1).clock(clock).build();
+        executors.add(e);
+        ScheduledFuture<?> x = e.schedule(() -> { }, 1, HOURS);
+        AtomicReference<ScheduledFuture<?>> y = new AtomicReference<>();
+        AtomicReference<Boolean> removed = new AtomicReference<>();
+        duringSnapshot.set(() -> {
+            y.set(e.schedule(() -> { }, 2, HOURS));
+            removed.set(e.remove((Runnable) x));
+        });
+
+        Object[] snapshot = e.getQueue().toArray();
+
+        assertNull(duringSnapshot.get(), "the producer's steps ran during the snapshot");
+        assertEquals(Boolean.TRUE, removed.get());
+        assertEquals(List.of(y.get()), Arrays.asList(snapshot));
+        assertEquals(List.of(y.get()), Arrays.asList(e.getQueue().toArray()));
+    }
+
+    private static boolean calledFromSnapshotRun() {
+        return StackWalker.getInstance().walk(frames -> frames.anyMatch(
+                f -> f.getClassName().equals(TickThread.Snapshot.class.getName()) && f.getMethodName().equals("run")));
     }
 }
