@@ -62,7 +62,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@code --csv FILE} writes one line per measured burst (variant, kind, burst, slot, timers, p50/p99/max in
  * ns, early, missing). The matrix ({@link #matrix}): the default row (1 worker, 1 executor, 5 us, no overlap,
  * 1 load thread), 4 workers, 3 executors sharing the tick thread, 1 us callbacks, 100 us callbacks,
- * overlapping bursts (a burst every 10 ms), no load.
+ * overlapping bursts (a burst every 10 ms), no load; and an A/A control, the default row with a second STPE in
+ * timewheel's slots ({@link Config#control}): its ratios are the run's noise, what "no worse than STPE" is
+ * read against.
  */
 public final class BurstLatenessHarness {
 
@@ -95,9 +97,16 @@ public final class BurstLatenessHarness {
         public final int workers, executors, workUs, bursts, timers, deadlineMs, gapMs, load, arrivalUs, warmup, train;
         public final double jitterMs;
         public final long seed;
+        /** An A/A control: the timewheel slots run on a second STPE, so the ratios show this run's noise. */
+        public final boolean control;
 
         public Config(String name, int workers, int executors, int workUs, int bursts, int timers, int deadlineMs, double jitterMs,
                       int gapMs, int load, int arrivalUs, int warmup, int train, long seed) {
+            this(name, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, seed, false);
+        }
+
+        public Config(String name, int workers, int executors, int workUs, int bursts, int timers, int deadlineMs, double jitterMs,
+                      int gapMs, int load, int arrivalUs, int warmup, int train, long seed, boolean control) {
             if (workers < 1 || executors < 1 || workUs < 0 || bursts < 1 || timers < 1 || deadlineMs < 1 || jitterMs < 0
                     || jitterMs >= deadlineMs || gapMs < 1 || load < 0 || arrivalUs < 0 || warmup < 0 || train < 0) {
                 throw new IllegalArgumentException("bad burst configuration: workers " + workers + ", executors " + executors
@@ -119,6 +128,7 @@ public final class BurstLatenessHarness {
             this.warmup = warmup;
             this.train = train;
             this.seed = seed;
+            this.control = control;
         }
 
         /** The reduced case: 500 timers due 50 ± 2.5 ms over 0.6 ms, 5 us callbacks, 1 worker, 1 load thread. */
@@ -127,55 +137,60 @@ public final class BurstLatenessHarness {
         }
 
         public Config named(String n) {
-            return new Config(n, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, seed);
+            return new Config(n, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, seed, control);
         }
 
         public Config workers(int n) {
-            return new Config(name, n, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, seed);
+            return new Config(name, n, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, seed, control);
         }
 
         public Config executors(int n) {
-            return new Config(name, workers, n, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, seed);
+            return new Config(name, workers, n, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, seed, control);
         }
 
         public Config workUs(int us) {
-            return new Config(name, workers, executors, us, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, seed);
+            return new Config(name, workers, executors, us, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, seed, control);
         }
 
         public Config bursts(int n) {
-            return new Config(name, workers, executors, workUs, n, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, seed);
+            return new Config(name, workers, executors, workUs, n, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, seed, control);
         }
 
         public Config timers(int n) {
-            return new Config(name, workers, executors, workUs, bursts, n, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, seed);
+            return new Config(name, workers, executors, workUs, bursts, n, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, seed, control);
         }
 
         public Config deadline(int ms, double jitter) {
-            return new Config(name, workers, executors, workUs, bursts, timers, ms, jitter, gapMs, load, arrivalUs, warmup, train, seed);
+            return new Config(name, workers, executors, workUs, bursts, timers, ms, jitter, gapMs, load, arrivalUs, warmup, train, seed, control);
         }
 
         public Config gapMs(int ms) {
-            return new Config(name, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, ms, load, arrivalUs, warmup, train, seed);
+            return new Config(name, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, ms, load, arrivalUs, warmup, train, seed, control);
         }
 
         public Config load(int n) {
-            return new Config(name, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, n, arrivalUs, warmup, train, seed);
+            return new Config(name, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, n, arrivalUs, warmup, train, seed, control);
         }
 
         public Config arrivalUs(int us) {
-            return new Config(name, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, us, warmup, train, seed);
+            return new Config(name, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, us, warmup, train, seed, control);
         }
 
         public Config warmup(int n) {
-            return new Config(name, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, n, train, seed);
+            return new Config(name, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, n, train, seed, control);
         }
 
         public Config train(int n) {
-            return new Config(name, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, n, seed);
+            return new Config(name, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, n, seed, control);
         }
 
         public Config seed(long s) {
-            return new Config(name, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, s);
+            return new Config(name, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, s, control);
+        }
+
+        /** This configuration as an A/A control: both kinds' slots on the JDK's STPE. */
+        public Config control() {
+            return new Config(name, workers, executors, workUs, bursts, timers, deadlineMs, jitterMs, gapMs, load, arrivalUs, warmup, train, seed, true);
         }
 
         /** Whether a burst's timers can still be pending when the next one starts. */
@@ -199,7 +214,8 @@ public final class BurstLatenessHarness {
                     timers, deadlineMs, trim(jitterMs), arrivalUs, workUs, workers, executors,
                     executors > 1 ? " (the burst spread over them, timewheel's sharing the tick thread)" : "", load,
                     overlapping() ? String.format("a burst every %d ms, overlapping, %d per slot", gapMs, burstsPerSlot())
-                            : String.format("a burst every %d ms at the earliest, no overlap", gapMs));
+                            : String.format("a burst every %d ms at the earliest, no overlap", gapMs))
+                    + (control ? "; A/A control: the timewheel column runs on a second STPE (this run's noise)" : "");
         }
     }
 
@@ -373,6 +389,45 @@ public final class BurstLatenessHarness {
             return k % 2 == 1 ? ratios[k / 2] : (ratios[k / 2 - 1] + ratios[k / 2]) / 2;
         }
 
+        /**
+         * A paired sign test of "timewheel later than STPE": over the pairs of bursts run next to each other (as
+         * for {@link #pairedP50Ratio}), how many had timewheel's p50 (or p99) later than STPE's, of the pairs that
+         * differ; and the one-sided p-value of that many or more if neither were later than the other (each
+         * pair a fair coin). A small p-value (below 0.05) says timewheel is later, beyond this run's noise.
+         *
+         * @return {later, pairs, p-value}
+         */
+        public double[] signTest(boolean p50) {
+            List<Burst> s = stpe().bursts, w = timewheel().bursts;
+            int n = Math.min(s.size(), w.size()), later = 0, pairs = 0;
+            for (int i = 0; i < n; i++) {
+                Burst a = s.get(i), b = w.get(i);
+                long x = p50 ? a.p50 : a.p99, y = p50 ? b.p50 : b.p99;
+                if (a.missing < a.timers && b.missing < b.timers && x != y) {
+                    pairs++;
+                    later += y > x ? 1 : 0;
+                }
+            }
+            return new double[] {later, pairs, binomialTail(later, pairs)};
+        }
+
+        /** Whether timewheel's p50 or p99 is later than STPE's beyond this run's noise (sign test, p < 0.05). */
+        public boolean significantlyLater() {
+            return signTest(true)[2] < 0.05 || signTest(false)[2] < 0.05;
+        }
+
+        /** P(X >= k) for X ~ Binomial(n, 1/2). */
+        static double binomialTail(int k, int n) {
+            double p = 0, term = Math.pow(0.5, n); // C(n, 0) / 2^n
+            for (int i = 0; i <= n; i++) {
+                if (i >= k) {
+                    p += term;
+                }
+                term = term * (n - i) / (i + 1);
+            }
+            return Math.min(1, p);
+        }
+
         /** The goal: timewheel's median p50 and p99 no worse than STPE's, no early fire, no timer lost. */
         public boolean goalMet() {
             return p50Ratio() <= 1 && p99Ratio() <= 1 && timewheel().early() == 0 && timewheel().missing() == 0;
@@ -380,6 +435,9 @@ public final class BurstLatenessHarness {
 
         /** Why the goal is met or missed, in a few words. */
         public String verdict() {
+            if (config.control) {
+                return "control (STPE twice)";
+            }
             List<String> missed = new ArrayList<>();
             if (!(p50Ratio() <= 1)) {
                 missed.add("p50");
@@ -433,7 +491,8 @@ public final class BurstLatenessHarness {
                 base.named("work 1 us").workUs(1),
                 base.named("work 100 us").workUs(100),
                 base.named("overlapping").gapMs(overlapGap).bursts(2 * base.bursts).train(Math.min(2 * base.bursts, 12)),
-                base.named("no load").load(0));
+                base.named("no load").load(0),
+                base.named("A/A control").control());
     }
 
     /** Runs each configuration in turn, printing each one's figures and, for several, a summary table. */
@@ -485,7 +544,8 @@ public final class BurstLatenessHarness {
             for (Kind k : Kind.values()) {
                 List<ScheduledThreadPoolExecutor> list = new ArrayList<>();
                 for (int e = 0; e < c.executors; e++) {
-                    ScheduledThreadPoolExecutor ex = k.create(c.workers, threads("burst-" + k.id() + "-" + e));
+                    Kind made = c.control ? Kind.STPE : k; // an A/A control runs STPE in both kinds' slots
+                    ScheduledThreadPoolExecutor ex = made.create(c.workers, threads("burst-" + k.id() + "-" + e));
                     ex.prestartAllCoreThreads();
                     list.add(ex);
                 }
@@ -545,6 +605,10 @@ public final class BurstLatenessHarness {
                 r.p50Ratio(), r.p99Ratio(), r.timewheel().maxMicros() / r.stpe().maxMicros(), r.verdict(), r.seconds);
         out.printf("  paired cross-check (median over slots of timewheel / stpe in the same slot): p50 %.2fx, p99 %.2fx%n",
                 r.pairedP50Ratio(), r.pairedP99Ratio());
+        double[] s50 = r.signTest(true), s99 = r.signTest(false);
+        out.printf("  sign test (pairs where timewheel was later): p50 %d of %d (p %.2f), p99 %d of %d (p %.2f) -> %s%n",
+                (int) s50[0], (int) s50[1], s50[2], (int) s99[0], (int) s99[1], s99[2],
+                r.significantlyLater() ? "later beyond this run's noise" : "not later beyond this run's noise");
     }
 
     /** Slot {@code s}'s order of the kinds: forward on even slots, backward on odd ones (ABBA). */

@@ -12,23 +12,32 @@ public final class Bursts {
             + " max: the latest timer of all bursts. Ratio: timewheel / STPE (above 1x: timewheel later). Goal (issue 12):"
             + " timewheel's p50 and p99 no worse than STPE's (ratio <= 1), zero early fires, every timer run. Paired: a"
             + " cross-check, the median over slots of timewheel's figure over STPE's in the same slot (their bursts run"
-            + " next to each other, so other work on the machine falls on both).";
+            + " next to each other, so other work on the machine falls on both). A/A control: the default row with a second"
+            + " STPE in timewheel's column; its ratios are what this run's noise alone gives, not a goal. Later in pairs: of"
+            + " the pairs of bursts run next to each other whose figures differ, how many had timewheel's later, and the"
+            + " one-sided p-value of that many if neither kind were later (a sign test; below 0.05: later beyond this run's noise).";
 
     private Bursts() {
     }
 
     public static Table table(List<BurstLatenessHarness.Result> results) {
         Table t = new Table("variant", "stpe p50", "timewheel p50", "ratio", "stpe p99", "timewheel p99", "ratio", "stpe max",
-                "timewheel max", "early stpe / timewheel", "paired p50 / p99", "goal");
+                "timewheel max", "early stpe / timewheel", "paired p50 / p99", "later in pairs p50 / p99 (sign test)", "goal");
         for (BurstLatenessHarness.Result r : results) {
             BurstLatenessHarness.Summary s = r.stpe(), w = r.timewheel();
             t.row(r.config.name, us(s.medianP50Micros()), us(w.medianP50Micros()), ratio(r.p50Ratio()), us(s.medianP99Micros()),
                     us(w.medianP99Micros()), ratio(r.p99Ratio()), us(s.maxMicros()), us(w.maxMicros()),
                     s.early() + " / " + w.early() + (s.missing() + w.missing() > 0
                             ? " (never ran: " + s.missing() + " / " + w.missing() + ")" : ""),
-                    ratio(r.pairedP50Ratio()) + " / " + ratio(r.pairedP99Ratio()), r.verdict());
+                    ratio(r.pairedP50Ratio()) + " / " + ratio(r.pairedP99Ratio()), sign(r.signTest(true)) + " / " + sign(r.signTest(false)),
+                    r.verdict());
         }
         return t;
+    }
+
+    /** "later of pairs (p-value)". */
+    static String sign(double[] test) {
+        return String.format("%d of %d (p %.2f)", (int) test[0], (int) test[1], test[2]);
     }
 
     static String us(double v) {

@@ -11,14 +11,26 @@ public final class JmhRow {
     public final double score;
     public final double error;
     public final String unit;
+    /** The measured iterations' median and extremes (NaN when not known), and their number (0 when not known). */
+    public final double median, min, max;
+    public final long iterations;
 
     public JmhRow(String benchmark, Map<String, String> params, int threads, double score, double error, String unit) {
+        this(benchmark, params, threads, score, error, unit, Double.NaN, Double.NaN, Double.NaN, 0);
+    }
+
+    public JmhRow(String benchmark, Map<String, String> params, int threads, double score, double error, String unit,
+            double median, double min, double max, long iterations) {
         this.benchmark = benchmark;
         this.params = params;
         this.threads = threads;
         this.score = score;
         this.error = error;
         this.unit = unit;
+        this.median = median;
+        this.min = min;
+        this.max = max;
+        this.iterations = iterations;
     }
 
     public String param(String name) {

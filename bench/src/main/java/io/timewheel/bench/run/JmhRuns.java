@@ -122,8 +122,10 @@ public final class JmhRuns {
             }
             String name = r.getParams().getBenchmark();
             name = name.substring(name.lastIndexOf('.', name.lastIndexOf('.') - 1) + 1);
+            org.openjdk.jmh.util.Statistics stats = r.getPrimaryResult().getStatistics();
             rows.add(new JmhRow(name, params, r.getParams().getThreads(), r.getPrimaryResult().getScore(),
-                    r.getPrimaryResult().getScoreError(), r.getPrimaryResult().getScoreUnit()));
+                    r.getPrimaryResult().getScoreError(), r.getPrimaryResult().getScoreUnit(),
+                    stats.getPercentile(50), stats.getMin(), stats.getMax(), stats.getN()));
         }
         return rows;
     }

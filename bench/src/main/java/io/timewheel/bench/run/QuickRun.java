@@ -54,7 +54,7 @@ public final class QuickRun {
         }
         Figures f = new Figures(peers);
 
-        out.printf("%n[1/6] schedule+cancel, %d pending, 1 thread, and 2 threads for the scaling peers (JMH, short)...%n", f.largePending());
+        out.printf("%n[1/8] schedule+cancel, %d pending, 1 thread, and 2 threads for the scaling peers (JMH, short)...%n", f.largePending());
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL)
                 .param("peer", ids(peers)).param("pending", Integer.toString(f.largePending()))
                 .warmup(1, 1000).measure(2, 1000)));
@@ -75,20 +75,38 @@ public final class QuickRun {
             out.printf("  %-12s pending=%-8s threads=%s %8.3f ops/us%n", r.param("peer"), r.param("pending"), r.threads, r.score);
         }
 
-        out.printf("%n[2/6] ");
+        // expiry: timewheel and the peers that were the best in full runs (Netty 1 ms, the Java 25 FJP scheduler)
+        out.printf("%n[2/8] expiry: 1M timers due within 1 s (JMH, 1 warm-up shot, 3 measured), timewheel, netty-1ms, fjp...%n");
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.EXPIRY).param("peer", ids(scaling))
+                .param("timers", "1000000").param("windowMs", "1000").warmup(1, 0).measure(3, 0)));
+        for (JmhRow r : f.jmh) {
+            if (r.benchmark.equals(Figures.EXPIRY)) {
+                out.printf("  %-12s median %6.0f ms, slowest %6.0f ms%n", r.param("peer"), r.median, r.max);
+            }
+        }
+        out.printf("%n[3/8] TimerWheel alone: expiry cost per timer, %d pending (JMH WheelBenchmark.advance)...%n", f.largePending());
+        f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.advance").param("impl", "timewheel")
+                .param("pending", Integer.toString(f.largePending())).warmup(2, 0).measure(3, 0)));
+        for (JmhRow r : f.jmh) {
+            if (r.benchmark.equals("WheelBenchmark.advance")) {
+                out.printf("  %.1f ns per timer%n", r.score);
+            }
+        }
+
+        out.printf("%n[4/8] ");
         f.lateness = LatenessHarness.run(peers, 100_000, 500, 1, out);
 
-        out.printf("%n[3/6] ");
+        out.printf("%n[5/8] ");
         f.memory = MemoryHarness.run(peers, 100_000, out);
 
-        out.printf("%n[4/6] ");
+        out.printf("%n[6/8] ");
         f.idleTimers = 1_000_000;
         f.idle = IdleHarness.run(peers, List.of(f.idleTimers), 5_000, true, out);
 
-        out.printf("%n[5/6] ");
+        out.printf("%n[7/8] ");
         f.threads = ThreadsHarness.run(peers, out);
 
-        out.printf("%n[6/6] ");
+        out.printf("%n[8/8] ");
         f.bursts = BurstLatenessHarness.run(List.of(BurstLatenessHarness.Config.defaults()), out, null);
 
         out.printf("%n== timewheel vs the peers (%s, %d CPUs, load %s -> %s, %.0f s) ==%n", Machine.jdk(),
@@ -97,7 +115,8 @@ public final class QuickRun {
         out.println(Headline.RATIO_NOTE);
         out.println("Quick settings: JMH 1 fork, 1x1 s warm-up, 2x1 s measured; lateness 100k timers; memory 100k timers;"
                 + " idle 5 s windows side by side;"
-                + " bursts: the default row only (the matrix runs in 'full'). Use 'full' for the report.");
+                + " expiry 1 + 3 shots, timewheel, netty-1ms and fjp only; bursts: the default row only (the matrix runs in 'full')."
+                + " Use 'full' for the report.");
         out.printf("%n== lateness in bursts under load (issue 12), the default row ==%n");
         out.print(Bursts.table(f.bursts).text());
         out.println(Bursts.NOTE);

@@ -134,7 +134,7 @@ class BurstLatenessHarnessTest {
     void matrix_defaultRowFirst_thenOneChangeEach() {
         Config base = Config.defaults().gapMs(100);
         List<Config> m = BurstLatenessHarness.matrix(base);
-        assertEquals(List.of("default", "4 workers", "3 executors", "work 1 us", "work 100 us", "overlapping", "no load"),
+        assertEquals(List.of("default", "4 workers", "3 executors", "work 1 us", "work 100 us", "overlapping", "no load", "A/A control"),
                 m.stream().map(c -> c.name).toList());
         assertEquals(1, m.get(0).workers);
         assertEquals(4, m.get(1).workers);
@@ -143,6 +143,34 @@ class BurstLatenessHarnessTest {
         assertTrue(m.get(5).overlapping());
         assertFalse(m.get(0).overlapping());
         assertEquals(0, m.get(6).load);
+        // the control is the default row with STPE in both kinds' slots; no other row is a control
+        assertTrue(m.get(7).control);
+        assertEquals(m.get(0).describe() + "; A/A control: the timewheel column runs on a second STPE (this run's noise)",
+                m.get(7).describe());
+        assertEquals(1, m.stream().filter(c -> c.control).count());
+    }
+
+    @Test
+    void binomialTail_isTheOneSidedSignTestPValue() {
+        assertEquals(1.0, Result.binomialTail(0, 30), 1e-12);
+        assertEquals(Math.pow(0.5, 30), Result.binomialTail(30, 30), 1e-15);
+        assertEquals(0.5 + 184756 / Math.pow(2, 21), Result.binomialTail(10, 20), 1e-12); // (1 + C(20,10) / 2^20) / 2
+        assertEquals(0.0214, Result.binomialTail(21, 30), 1e-4);
+        assertEquals(0.0, Result.binomialTail(1, 0), 0.0);
+    }
+
+    @Test
+    void signTest_countsThePairsWhereTimewheelWasLater_tiesLeftOut() {
+        // six pairs: timewheel later in five, equal in one
+        Result r = result(summary(Kind.STPE, 10, 10, 10, 10, 10, 10), summary(Kind.TIMEWHEEL, 11, 12, 13, 14, 15, 10));
+        double[] t = r.signTest(true);
+        assertEquals(5, (int) t[0]);
+        assertEquals(5, (int) t[1]);
+        assertEquals(Math.pow(0.5, 5), t[2], 1e-12);
+        assertTrue(r.significantlyLater());
+        Result even = result(summary(Kind.STPE, 10, 20, 10, 20), summary(Kind.TIMEWHEEL, 20, 10, 20, 10));
+        assertEquals(2, (int) even.signTest(true)[0]);
+        assertFalse(even.significantlyLater());
     }
 
     private static Burst one(Kind kind, long lateness) {
