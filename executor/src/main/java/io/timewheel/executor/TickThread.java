@@ -67,27 +67,11 @@ final class TickThread implements Runnable {
      * on; an entry being handed over when it happened is put back in its wheel, so none is lost. An
      * interrupt from outside is cleared (it would make every park return at once).
      *
-     * Waking (parkState, wakeAt, parkedAt: written by this thread before it parks, read by producers):
-     *   AWAKE         running the loop; producers do nothing more than offer.
-     *   PARKED_SHORT  parked until wakeAt, at most DRAIN_NANOS away: producers unpark it only if their
-     *                 deadline needs it earlier (deadline - MARGIN_NANOS before wakeAt).
-     *   PARKED_LONG   parked until a far wakeAt, or indefinitely: a producer whose deadline needs it earlier,
-     *                 or who finds it parked since parkedAt + DRAIN_NANOS or longer, CASes the state to AWAKE
-     *                 and unparks. So nothing offered waits past the time it needs this thread (never late),
-     *                 and offers that keep coming are read at least once per DRAIN_NANOS (the inbox stays
-     *                 small), but a stream of far timers that are cancelled at once (retracted, never read)
-     *                 does not wake this thread per offer.
-     * transitions: AWAKE -> PARKED_SHORT | PARKED_LONG (this thread, before parking);
-     *              PARKED_SHORT | PARKED_LONG -> AWAKE (this thread, after parking); PARKED_LONG -> AWAKE
-     *              (a producer's CAS, then unpark).
-     * Before parking, this thread also counts pendingLow in its wake-up time: entries offered since its last
-     * detachAll began and not read (offered after it) or retracted. Their producers saw it AWAKE and did not
-     * wake it, so it wakes for them by itself.
-     * Lost-wake-up freedom: this thread writes parkState (volatile) and then reads pendingLow and
-     * urgentOffered; a producer offers, lowers pendingLow (or sets urgentOffered) and then reads
-     * parkState. Sequential consistency of volatile accesses means one of the two sees the other: either
-     * the producer sees it parked and unparks it if needed, or it sees the producer's deadline (or urgent
-     * command) and does not park past it.
+     * Waking: ParkGate (its notes). In short: it parks until MARGIN_NANOS before the earliest deadline it
+     * holds or has been offered and not read (pendingLow), indefinitely with nothing pending; a producer
+     * unparks it only if its deadline needs it earlier, or if it has been parked long (DRAIN_NANOS) and work
+     * keeps coming; an urgent command always wakes it. Dekker-style volatile handshakes make sure no offer is
+     * missed (jcstress ParkGateLostWakeUp, ParkGateUrgentCommand).
      */
 
     /** Bound on how long work offered to a busy tick thread waits to be read: 2^20 ns = 1.05 ms. */
@@ -100,31 +84,19 @@ final class TickThread implements Runnable {
 
     private static final System.Logger LOG = System.getLogger("io.timewheel");
 
-    static final int AWAKE = 0;
-    static final int PARKED_SHORT = 1;
-    static final int PARKED_LONG = 2;
+    static final int AWAKE = ParkGate.AWAKE;
+    static final int PARKED_SHORT = ParkGate.PARKED_SHORT;
+    static final int PARKED_LONG = ParkGate.PARKED_LONG;
 
     final NanoClock clock;
     private final StripedInbox inbox = new StripedInbox();
-    /**
-     * A time at or before the deadline of every entry offered (to any queue) since this thread last reset it,
-     * for its wake-up time (see the notes). Any thread: lowered by producers by CAS, reset by this thread.
-     */
-    private volatile long pendingLow;
+    /** When this thread sleeps and when producers wake it (see ParkGate). */
+    private final ParkGate gate;
     private final Thread thread;
     /** Whether this thread serves one executor only, and ends once that executor has terminated. Immutable. */
     private final boolean dedicated;
     /** A dedicated thread's executor has terminated. Written by any thread (false to true), read by this one. */
     private volatile boolean ownerTerminated;
-
-    /** See the notes. Written by this thread, read (and CASed PARKED_LONG to AWAKE) by producers. */
-    private volatile int parkState;
-    /** When this thread parked last. Written by this thread before parkState. */
-    private volatile long parkedAt;
-    /** An urgent command was offered since the loop began. Set by its sender, cleared by this thread. */
-    private volatile boolean urgentOffered;
-    /** When this thread wakes on its own while parked. Written by this thread before parkState. */
-    private volatile long wakeAt;
 
     /** The queues with a wheel. Tick thread only. */
     private final List<TaskQueue> served = new ArrayList<>();
@@ -138,7 +110,7 @@ final class TickThread implements Runnable {
     private TickThread(NanoClock clock, String name, boolean dedicated) {
         this.clock = clock;
         this.dedicated = dedicated;
-        this.pendingLow = resetValue(clock.nanoTime());
+        this.gate = new ParkGate(MARGIN_NANOS, DRAIN_NANOS, clock.nanoTime());
         this.thread = new Thread(null, this, name, 0, false);
         thread.setDaemon(true);
         thread.setContextClassLoader(null); // runs no user code; must not pin an application's class loader
@@ -175,22 +147,18 @@ final class TickThread implements Runnable {
     /** Hands an entry with a future deadline to the tick thread; {@code now}: the caller's clock reading. */
     void schedule(QueueEntry task, long deadline, long now) {
         inbox.offer(task);
-        lowerPending(deadline);
-        signal(deadline, now);
+        gate.lowerPending(deadline);
+        if (gate.signal(deadline, now)) {
+            LockSupport.unpark(thread);
+        }
     }
 
     /** Re-files a re-armed periodic entry, wherever it is now (see Refile), for its new deadline. */
     void refile(QueueEntry task, long deadline) {
         inbox.offerUntimed(new Refile(task));
-        lowerPending(deadline);
-        signal(deadline, clock.nanoTime());
-    }
-
-    private void lowerPending(long deadline) {
-        for (long seen = pendingLow; deadline - seen < 0; seen = pendingLow) {
-            if (PENDING_LOW.compareAndSet(this, seen, deadline)) {
-                return;
-            }
+        gate.lowerPending(deadline);
+        if (gate.signal(deadline, clock.nanoTime())) {
+            LockSupport.unpark(thread);
         }
     }
 
@@ -208,13 +176,8 @@ final class TickThread implements Runnable {
      */
     void command(Command command) {
         inbox.offerUntimed(command);
-        if (command.urgent) {
-            urgentOffered = true;
-            if (parkState != AWAKE) {
-                LockSupport.unpark(thread);
-            }
-        } else {
-            signal(Long.MIN_VALUE, clock.nanoTime());
+        if (command.urgent ? gate.urgent() : gate.signal(Long.MIN_VALUE, clock.nanoTime())) {
+            LockSupport.unpark(thread);
         }
     }
 
@@ -227,24 +190,6 @@ final class TickThread implements Runnable {
             ownerTerminated = true;
         }
         LockSupport.unpark(thread);
-    }
-
-    /** After an offer: wakes this thread if the deadline needs it earlier, or if it has been parked long. */
-    private void signal(long deadline, long now) {
-        int state = parkState;
-        if (state == AWAKE) {
-            return;
-        }
-        // it looks MARGIN_NANOS before a deadline: wake it if this one needs it before it would look
-        boolean needed = deadline != Long.MIN_VALUE && deadline - MARGIN_NANOS - wakeAt < 0;
-        if (state == PARKED_LONG) {
-            if ((needed || now - parkedAt >= DRAIN_NANOS)
-                    && PARK_STATE.compareAndSet(this, PARKED_LONG, AWAKE)) {
-                LockSupport.unpark(thread);
-            }
-        } else if (needed) {
-            LockSupport.unpark(thread);
-        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -261,9 +206,7 @@ final class TickThread implements Runnable {
                 for (int i = 0; i < served.size(); i++) {
                     served.get(i).beginDrainOnTick();
                 }
-                if (urgentOffered) {
-                    urgentOffered = false; // before detachAll: a command offered since is read now or seen at park
-                }
+                gate.beginLoop(); // before detachAll: an urgent command offered since is read now or seen at park
                 int drained = drainInbox();
                 long now = clock.nanoTime();
                 long next = expire(now);
@@ -337,7 +280,7 @@ final class TickThread implements Runnable {
         for (int i = 0; i < served.size(); i++) {
             served.get(i).resetPendingOnTick(reset);
         }
-        pendingLow = reset;
+        gate.reset(reset);
         inbox.detachAll();
     }
 
@@ -356,9 +299,9 @@ final class TickThread implements Runnable {
         }
     }
 
-    /** What pendingLow is reset to: later than any deadline of the next 2^62 ns, earlier than none of them. */
+    /** What a pendingLow is reset to (ParkGate.resetValue). */
     static long resetValue(long now) {
-        return now + (Long.MAX_VALUE >> 1);
+        return ParkGate.resetValue(now);
     }
 
     /** Starts serving a queue that just got its wheel. */
@@ -405,46 +348,25 @@ final class TickThread implements Runnable {
 
     /** For tests only: the park state, AWAKE, PARKED_SHORT or PARKED_LONG. Any thread. */
     int parkState() {
-        return parkState;
+        return gate.state();
     }
 
     /** For tests only: when the thread will wake on its own, if parked. Any thread. */
     long wakeAt() {
-        return wakeAt;
+        return gate.wakeAt();
     }
 
     private void park(long now, long next) {
-        long low = pendingLow;
-        if (pending(low, now) && low - next < 0) {
-            next = low; // offered since the loop began and not read: wake for it (see the notes)
-        }
-        boolean nothingPending = next - now == Long.MAX_VALUE;
-        long delay = next - MARGIN_NANOS - now;
+        long delay = gate.prepare(now, next);
         if (delay <= 0) {
-            return;
+            return; // something was offered meanwhile: look again now
         }
-        wakeAt = now + delay;
-        parkedAt = now;
-        parkState = delay <= DRAIN_NANOS ? PARKED_SHORT : PARKED_LONG;
-        long fell = pendingLow; // a reset value (no offer since the detach) is no deadline: see pending()
-        if (urgentOffered || (pending(fell, now) && fell - MARGIN_NANOS - wakeAt < 0)) {
-            parkState = AWAKE; // offered before parkState was written: look again now
-            return;
-        }
-        if (nothingPending && parkState == PARKED_LONG) {
+        if (delay == ParkGate.INDEFINITELY) {
             LockSupport.park(this);
         } else {
             LockSupport.parkNanos(this, delay);
         }
-        parkState = AWAKE;
-    }
-
-    /**
-     * Whether a value read from pendingLow is a deadline offered since the last detach, not the reset value
-     * (which lies 2^62 ns ahead; compared with an indefinite wake-up time it would look earlier than it).
-     */
-    private static boolean pending(long low, long now) {
-        return low - (now + (Long.MAX_VALUE >> 2)) < 0;
+        gate.awake();
     }
 
     /** Reports an unexpected failure; never throws. */
@@ -639,14 +561,10 @@ final class TickThread implements Runnable {
     }
 
     // VarHandles
-    private static final VarHandle PARK_STATE;
-    private static final VarHandle PENDING_LOW;
     private static final VarHandle LOOPS;
 
     static {
         try {
-            PARK_STATE = MethodHandles.lookup().findVarHandle(TickThread.class, "parkState", int.class);
-            PENDING_LOW = MethodHandles.lookup().findVarHandle(TickThread.class, "pendingLow", long.class);
             LOOPS = MethodHandles.lookup().findVarHandle(TickThread.class, "loops", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);

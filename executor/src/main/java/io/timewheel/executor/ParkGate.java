@@ -1,0 +1,202 @@
+package io.timewheel.executor;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * When the tick thread sleeps, and when a producer must wake it: the park/wake protocol between the
+ * {@link TickThread} and the threads that offer it work, with no thread, clock or LockSupport call of its own
+ * (the callers pass the time in and do the parking and unparking), so that jcstress can run the real
+ * protocol ({@code tck/jcstress}: ParkGateLostWakeUp, ParkGateUrgentCommand). Producer-side methods: any
+ * thread. Tick-side methods: the tick thread only.
+ */
+final class ParkGate {
+    /*
+     * Implementation notes
+     *
+     * Who writes what:
+     *   pendingLow      producers lower it (CAS) after each offer; the tick thread resets it right before each
+     *                   detachAll of its inbox (reset). A time at or before the deadline of every entry offered
+     *                   (to any queue) since the last reset: entries the tick thread has not read.
+     *   urgentOffered   set by the sender of an urgent command (someone waits for the answer); cleared by the
+     *                   tick thread at the start of a loop, before it detaches (beginLoop).
+     *   parkState, wakeAt, parkedAt
+     *                   written by the tick thread before it parks (prepare) and after (awake); read by
+     *                   producers; a producer may CAS parkState PARKED_LONG -> AWAKE (then it unparks).
+     *
+     * States:
+     *   AWAKE         running the loop; producers do nothing more than offer.
+     *   PARKED_SHORT  parked until wakeAt, at most drain away: producers unpark it only if their deadline
+     *                 needs it earlier (deadline - margin before wakeAt).
+     *   PARKED_LONG   parked until a far wakeAt, or indefinitely: a producer whose deadline needs it earlier,
+     *                 or who finds it parked since parkedAt + drain or longer, CASes the state to AWAKE and
+     *                 unparks. So nothing offered waits past the time it needs the tick thread (never late),
+     *                 and offers that keep coming are read at least once per drain (the inbox stays small),
+     *                 but a stream of far timers that are cancelled at once (retracted, never read) does not
+     *                 wake it per offer.
+     * transitions: AWAKE -> PARKED_SHORT | PARKED_LONG (tick thread, prepare); PARKED_SHORT | PARKED_LONG ->
+     *              AWAKE (tick thread, prepare when it finds work, or awake after parking); PARKED_LONG ->
+     *              AWAKE (a producer's CAS, then unpark).
+     *
+     * The tick thread counts pendingLow in its wake-up time: entries offered since its last detachAll began and
+     * not read (offered after it) or retracted. Their producers may have seen it AWAKE and not woken it, so it
+     * wakes for them by itself.
+     *
+     * Lost-wake-up freedom: the tick thread writes parkState (volatile) and then reads pendingLow and
+     * urgentOffered; a producer offers, lowers pendingLow (or sets urgentOffered) and then reads parkState.
+     * Sequential consistency of volatile accesses means one of the two sees the other: either the producer
+     * sees it parked and unparks it if needed, or the tick thread sees the producer's deadline (or urgent
+     * command) and does not park past it. A producer whose deadline does not lower pendingLow (an earlier one
+     * is already there) needs nothing: the tick thread wakes for the earlier one, margin before it.
+     * An unpark that comes before the park is not lost either: LockSupport keeps the permit.
+     */
+
+    static final int AWAKE = 0;
+    static final int PARKED_SHORT = 1;
+    static final int PARKED_LONG = 2;
+
+    /** prepare's answer: park with no timeout. */
+    static final long INDEFINITELY = Long.MAX_VALUE;
+
+    /** How far ahead of a deadline the tick thread wakes for it. */
+    private final long margin;
+    /** Bound on how long work offered to a long-parked tick thread waits to be read. */
+    private final long drain;
+
+    /** See the notes. Any thread: lowered by producers by CAS, reset by the tick thread. */
+    private volatile long pendingLow;
+    /** See the notes. Written by the tick thread, read (and CASed PARKED_LONG to AWAKE) by producers. */
+    private volatile int parkState;
+    /** When the tick thread parked last. Written by the tick thread before parkState. */
+    private volatile long parkedAt;
+    /** An urgent command was offered since the loop began. Set by its sender, cleared by the tick thread. */
+    private volatile boolean urgentOffered;
+    /** When the tick thread wakes on its own while parked. Written by the tick thread before parkState. */
+    private volatile long wakeAt;
+
+    ParkGate(long margin, long drain, long now) {
+        this.margin = margin;
+        this.drain = drain;
+        this.pendingLow = resetValue(now);
+    }
+
+    /** What pendingLow is reset to: later than any deadline of the next 2^62 ns, earlier than none of them. */
+    static long resetValue(long now) {
+        return now + (Long.MAX_VALUE >> 1);
+    }
+
+    /**
+     * Whether a value read from pendingLow is a deadline offered since the last reset, not the reset value
+     * (which lies 2^62 ns ahead; compared with an indefinite wake-up time it would look earlier than it).
+     */
+    static boolean pending(long low, long now) {
+        return low - (now + (Long.MAX_VALUE >> 2)) < 0;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Producers: any thread
+
+    /** After an offer with this deadline (before {@link #signal}): keeps pendingLow a lower bound. */
+    void lowerPending(long deadline) {
+        for (long seen = pendingLow; deadline - seen < 0; seen = pendingLow) {
+            if (PENDING_LOW.compareAndSet(this, seen, deadline)) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * After an offer (and its {@link #lowerPending}): whether the caller must unpark the tick thread, because
+     * the deadline needs it earlier than it would look, or it has been parked long. {@code deadline}:
+     * {@code Long.MIN_VALUE} for none (a message that only frees memory); {@code now}: the caller's clock.
+     */
+    boolean signal(long deadline, long now) {
+        int state = parkState;
+        if (state == AWAKE) {
+            return false;
+        }
+        // it looks margin before a deadline: wake it if this one needs it before it would look
+        boolean needed = deadline != Long.MIN_VALUE && deadline - margin - wakeAt < 0;
+        if (state == PARKED_LONG) {
+            return (needed || now - parkedAt >= drain) && PARK_STATE.compareAndSet(this, PARKED_LONG, AWAKE);
+        }
+        return needed;
+    }
+
+    /** After offering an urgent command: whether the caller must unpark the tick thread. */
+    boolean urgent() {
+        urgentOffered = true;
+        return parkState != AWAKE;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The tick thread
+
+    /** At the start of a loop, before it detaches: an urgent command offered since is read now or seen by prepare. */
+    void beginLoop() {
+        if (urgentOffered) {
+            urgentOffered = false;
+        }
+    }
+
+    /** Right before each detachAll of the inbox (see the notes). */
+    void reset(long value) {
+        pendingLow = value;
+    }
+
+    /**
+     * Decides how long the tick thread parks, {@code next} being the earliest deadline it holds
+     * ({@code now + Long.MAX_VALUE} for none): returns the park time in nanoseconds, {@link #INDEFINITELY}, or
+     * a value {@code <= 0} for "do not park, loop again". When it returns a positive value the state says
+     * parked; the caller parks and then calls {@link #awake}.
+     */
+    long prepare(long now, long next) {
+        long low = pendingLow;
+        if (pending(low, now) && low - next < 0) {
+            next = low; // offered since the loop began and not read: wake for it (see the notes)
+        }
+        boolean nothingPending = next - now == Long.MAX_VALUE;
+        long delay = next - margin - now;
+        if (delay <= 0) {
+            return 0;
+        }
+        wakeAt = now + delay;
+        parkedAt = now;
+        parkState = delay <= drain ? PARKED_SHORT : PARKED_LONG;
+        long fell = pendingLow; // a reset value (no offer since the detach) is no deadline: see pending()
+        if (urgentOffered || (pending(fell, now) && fell - margin - wakeAt < 0)) {
+            parkState = AWAKE; // offered before parkState was written: look again now
+            return 0;
+        }
+        return nothingPending && parkState == PARKED_LONG ? INDEFINITELY : delay;
+    }
+
+    /** After parking. */
+    void awake() {
+        parkState = AWAKE;
+    }
+
+    /** The park state: AWAKE, PARKED_SHORT or PARKED_LONG. Any thread (tests and monitoring). */
+    int state() {
+        return parkState;
+    }
+
+    /** When the tick thread wakes on its own, if parked. Any thread (tests). */
+    long wakeAt() {
+        return wakeAt;
+    }
+
+    // VarHandles
+    private static final VarHandle PARK_STATE;
+    private static final VarHandle PENDING_LOW;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            PARK_STATE = l.findVarHandle(ParkGate.class, "parkState", int.class);
+            PENDING_LOW = l.findVarHandle(ParkGate.class, "pendingLow", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}
