@@ -77,7 +77,9 @@ public final class Machine {
         try {
             Process p = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes()).trim();
-            Process d = new ProcessBuilder("git", "status", "--porcelain", "--untracked-files=no").redirectErrorStream(true).start();
+            // a full run rewrites bench/results as it goes: that is its output, not a change to what it measures
+            Process d = new ProcessBuilder("git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                    ":(top,exclude)bench/results").redirectErrorStream(true).start();
             String dirty = new String(d.getInputStream().readAllBytes()).trim();
             return p.waitFor() == 0 ? out + (dirty.isEmpty() ? "" : " (with uncommitted changes)") : "unknown";
         } catch (IOException | RuntimeException e) {
