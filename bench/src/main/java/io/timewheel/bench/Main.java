@@ -6,6 +6,7 @@ import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
 import io.timewheel.bench.harness.LoadedLatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
+import io.timewheel.bench.harness.StripeHarness;
 import io.timewheel.bench.harness.ThreadsHarness;
 import io.timewheel.bench.peer.Peer;
 import io.timewheel.bench.run.FullRun;
@@ -38,6 +39,8 @@ public final class Main {
             "  idle     [--seconds 10] [--timers 1000000] [--peers a,b] [--parallel]",
             "  threads  [--peers a,b]",
             "  agent    [--runs 10] [--agent PATH]",
+            "  stripes  [--gap 16] [--rounds 6] [--millis 2000]",
+            "                        two producers with thread ids adjacent vs --gap apart (sharing an inbox stripe)",
             "  smoke                 every benchmark and harness at tiny sizes, a few seconds each (what CI runs)",
             "  peers                 the peers and whether each runs on this JDK",
             "peers: " + Peer.ids(Arrays.asList(Peer.values())));
@@ -81,6 +84,9 @@ public final class Main {
                 break;
             case "agent":
                 AgentHarness.main(rest);
+                break;
+            case "stripes":
+                StripeHarness.main(rest);
                 break;
             case "smoke":
                 Smoke.main(rest);

@@ -40,6 +40,8 @@ final class QueuedCount {
 
     /** Longs per cell: 16 * 8 = 128 bytes. */
     private static final int PAD = 16;
+    /** The number of cells, a power of two. */
+    private static final int CELLS = 16;
     /** Passes sum() makes before it settles for a value between the bounds. */
     private static final int SUM_PASSES = 8;
 
@@ -48,8 +50,9 @@ final class QueuedCount {
     private final int mask;
 
     QueuedCount() {
-        int n = Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 2 - 1) << 1;
-        n = Math.max(4, Math.min(16, n)); // 2 to 4 cells per CPU, 4 to 16 cells (2 KB)
+        // 16 cells (2 KB) whatever the CPU count: two busy threads share a cell with a chance of 1 in 16 (as the
+        // inbox's stripes: see StripedInbox; with 4 cells on 2 CPUs it was 1 in 4)
+        int n = CELLS;
         this.mask = n - 1;
         this.cells = new long[(n + 1) * PAD];
     }

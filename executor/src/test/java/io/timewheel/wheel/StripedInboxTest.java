@@ -37,6 +37,34 @@ class StripedInboxTest {
     // Construction and emptiness
 
     @Test
+    void byDefault_atLeast16Stripes_soThreadsWithIdsFewerThan16ApartNeverShareOne() throws Exception {
+        StripedInbox inbox = new StripedInbox();
+        assertTrue(inbox.stripes() >= 16, "stripes: " + inbox.stripes());
+        // threads created one after another (a pool's workers) get ids close together: each its own stripe
+        long[] ids = new long[16];
+        int[] stripes = new int[16];
+        for (int i = 0; i < 16; i++) {
+            FutureTask<Integer> stripe = new FutureTask<>(inbox::stripe);
+            Thread t = new Thread(stripe);
+            t.start();
+            stripes[i] = stripe.get(10, TimeUnit.SECONDS);
+            ids[i] = threadId(t);
+        }
+        for (int i = 0; i < 16; i++) {
+            for (int j = i + 1; j < 16; j++) {
+                if (Math.abs(ids[i] - ids[j]) < 16) {
+                    assertTrue(stripes[i] != stripes[j], "ids " + ids[i] + " and " + ids[j] + " share stripe " + stripes[i]);
+                }
+            }
+        }
+    }
+
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() needs Java 19
+    private static long threadId(Thread t) {
+        return t.getId();
+    }
+
+    @Test
     void constructor_acceptsPowersOfTwoFrom1To1024_only() {
         for (int stripes = 1; stripes <= 1024; stripes <<= 1) {
             int s = stripes;
