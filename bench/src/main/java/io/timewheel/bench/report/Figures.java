@@ -26,6 +26,8 @@ public final class Figures {
     public final List<Peer> peers;
     public final List<JmhRow> jmh = new ArrayList<>();
     public Map<Peer, LatenessHarness.Result> lateness = new LinkedHashMap<>();
+    /** How many interleaved rounds {@link #lateness} ran (its figures are each peer's median round). */
+    public int latenessRounds = 1;
     public Map<Peer, LoadedLatenessHarness.Result> loadedLateness = new LinkedHashMap<>();
     /** lateness-burst: the default row first, then (full run) the other variants of the matrix. */
     public List<BurstLatenessHarness.Result> bursts = new ArrayList<>();

@@ -128,7 +128,7 @@ public final class Report {
         md.append(wh.markdown()).append('\n');
 
         md.append("## Lateness\n\n`lateness`: 100k timers with random delays 1..500 ms (whole milliseconds) scheduled back to back"
-                + " from one thread, after a warm-up round, on a fresh instance; three rounds, the peers interleaved, and each"
+                + " from one thread, after a warm-up round, on a fresh instance; " + f.latenessRounds + " rounds, the peers interleaved, and each"
                 + " peer's round with the median p99 shown (its other rounds' p99 in the last column); lateness = the task's start (`nanoTime`) minus (`nanoTime` read just"
                 + " before the schedule call + delay). Early = started before that, which is early for certain.\n\n");
         Table lt = new Table("peer", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "early (all rounds)", "never ran", "p99 per round");
