@@ -13,6 +13,8 @@
 # (higher is better), and ExpiryBenchmark (1M timers due within 1 s) in ms per shot (lower is better).
 # JAVA (default: java) picks the JVM. CASES overrides the list (one "name|jmh args" per line).
 set -euo pipefail
+# shellcheck source=jmh-lib.sh
+. "$(dirname "$0")/jmh-lib.sh"
 old=${1:?usage: compare-jars.sh OLD.jar NEW.jar [ROUNDS]}
 new=${2:?usage: compare-jars.sh OLD.jar NEW.jar [ROUNDS]}
 rounds=${3:-3}
@@ -38,12 +40,6 @@ while IFS= read -r line; do
   args[$n]=${line#*|}
 done <<< "$cases"
 
-# JMH's result line: "<Benchmark> <params...> <Mode> <Cnt> <Score> ± <Error> <Units>"; take Score.
-score() {
-  awk '/^Benchmark/ {hdr=1; next} hdr && NF >= 5 && $0 !~ /^#/ && $0 !~ /^$/ {
-         for (i = 1; i <= NF; i++) if ($i == "±" || $i == "?") { print $(i-1); exit }
-         print $(NF-1); exit }' "$1"
-}
 
 for r in $(seq 1 "$rounds"); do
   if [ $((r % 2)) -eq 1 ]; then order="old new"; else order="new old"; fi
@@ -58,7 +54,6 @@ for r in $(seq 1 "$rounds"); do
   done
 done
 
-median() { sort -g | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 echo
 printf '| %-40s | %12s | %12s | %9s |\n' "benchmark (median of $rounds rounds)" old new "new/old"

@@ -11,6 +11,8 @@
 # bench/target/timewheel-bench.jar) and JAVA (default: java) change what runs. Build the jar first:
 #   ./mvnw -B -q -pl bench -am package -DskipTests
 set -euo pipefail
+# shellcheck source=jmh-lib.sh
+. "$(dirname "$0")/jmh-lib.sh"
 rounds=${1:-5}
 java=${JAVA:-java}
 jar=${JAR:-bench/target/timewheel-bench.jar}
@@ -30,12 +32,6 @@ echo "jar: $jar"
 echo "peers: $peers; producer threads: $threads; rounds: $rounds (peer order reversed every other round)"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 
-# JMH's result line: "<Benchmark> <params...> <Mode> <Cnt> <Score> ± <Error> <Units>"; take Score.
-score() {
-  awk '/^Benchmark/ {hdr=1; next} hdr && NF >= 5 && $0 !~ /^#/ && $0 !~ /^$/ {
-         for (i = 1; i <= NF; i++) if ($i == "±" || $i == "?") { print $(i-1); exit }
-         print $(NF-1); exit }' "$1"
-}
 
 for r in $(seq 1 "$rounds"); do
   order=$peers
@@ -50,7 +46,6 @@ for r in $(seq 1 "$rounds"); do
   done
 done
 
-median() { sort -g | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 echo
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
