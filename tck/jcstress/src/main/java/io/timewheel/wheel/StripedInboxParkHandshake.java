@@ -11,7 +11,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * The tick thread's lost-wake-up check (TickThread's notes, "Waking"), a Dekker handshake over a
+ * The shape of the tick thread's lost-wake-up check (ParkGate's notes), a Dekker handshake over a
  * {@link StripedInbox}: a producer offers an entry and then reads the volatile park state; the tick thread
  * writes the park state (volatile) and then re-checks the inbox with {@link StripedInbox#isEmpty()} before it
  * parks. If the producer reads "awake" (0, so it does not unpark) and the tick thread sees an empty inbox (so
@@ -19,8 +19,9 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * parkState, the tick thread saw isEmpty() ? 1 : 0). Public API only.
  *
  * <p>StripedInbox.isEmpty reads the stripes with volatile reads, so the store-load pair is ordered by the Java
- * memory model itself. The tick thread's own park check is on pendingLow and urgentOffered (TickThread's notes,
- * "Lost-wake-up freedom"), not on isEmpty; isEmpty is what a dedicated tick thread checks before it ends.
+ * memory model itself. The tick thread's own park check is on pendingLow and urgentOffered (ParkGate's notes,
+ * "Lost-wake-up freedom"; jcstress ParkGateLostWakeUp and ParkGateUrgentCommand run that real code), not on
+ * isEmpty; isEmpty is what a dedicated tick thread checks before it ends.
  *
  * <p>Not part of the default build. Run (from the repository root):
  * <pre>
