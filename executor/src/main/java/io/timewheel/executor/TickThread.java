@@ -147,17 +147,19 @@ final class TickThread implements Runnable {
     /** Hands an entry with a future deadline to the tick thread; {@code now}: the caller's clock reading. */
     void schedule(QueueEntry task, long deadline, long now) {
         inbox.offer(task);
-        gate.lowerPending(deadline);
-        if (gate.signal(deadline, now)) {
-            LockSupport.unpark(thread);
-        }
+        offered(deadline, now);
     }
 
     /** Re-files a re-armed periodic entry, wherever it is now (see Refile), for its new deadline. */
     void refile(QueueEntry task, long deadline) {
         inbox.offerUntimed(new Refile(task));
+        offered(deadline, clock.nanoTime());
+    }
+
+    /** After an offer with this deadline: counts it in pendingLow, and wakes this thread if it must (ParkGate). */
+    private void offered(long deadline, long now) {
         gate.lowerPending(deadline);
-        if (gate.signal(deadline, clock.nanoTime())) {
+        if (gate.signal(deadline, now)) {
             LockSupport.unpark(thread);
         }
     }
