@@ -1,8 +1,10 @@
 package io.timewheel.wheel;
 
 /**
- * An in-place sort of primitive keys for {@link TimerWheel}'s batches: no allocation (the JDK's Arrays.sort may
- * allocate a buffer when it finds runs), stack depth O(log n).
+ * Sorts of primitive keys for {@link TimerWheel}'s batches, with no allocation (the JDK's Arrays.sort may
+ * allocate a buffer when it finds runs): an in-place quicksort, stack depth O(log n), and an LSD radix sort
+ * over a band of bits, branch-free and O(n) per byte of the band, for large batches of keys that differ only
+ * in a narrow band (the deadlines of one tick or one slot).
  */
 final class KeySort {
     private KeySort() {
@@ -51,6 +53,40 @@ final class KeySort {
                 k--;
             }
             a[k + 1] = v;
+        }
+    }
+
+    /** Buckets per radix pass: one byte of the key. */
+    static final int RADIX = 256;
+
+    /**
+     * Sorts keys[0..n) by bits [shift, shift + bits) of each key, stable, so keys equal in that band keep
+     * their order. The keys must not differ above the band. {@code buffer} holds at least n keys and
+     * {@code count} at least RADIX + 1 ints; both are scratch.
+     */
+    static void radixSort(long[] keys, long[] buffer, int[] count, int n, int shift, int bits) {
+        long[] from = keys, to = buffer;
+        for (int s = shift; s < shift + bits; s += 8) {
+            java.util.Arrays.fill(count, 0, RADIX + 1, 0);
+            for (int i = 0; i < n; i++) {
+                count[(int) ((from[i] >>> s) & (RADIX - 1)) + 1]++;
+            }
+            if (count[(int) ((from[0] >>> s) & (RADIX - 1)) + 1] == n) {
+                continue; // every key has the same byte here: the pass would copy them in order
+            }
+            for (int b = 0; b < RADIX; b++) {
+                count[b + 1] += count[b];
+            }
+            for (int i = 0; i < n; i++) {
+                long key = from[i];
+                to[count[(int) ((key >>> s) & (RADIX - 1))]++] = key;
+            }
+            long[] t = from;
+            from = to;
+            to = t;
+        }
+        if (from != keys) {
+            System.arraycopy(from, 0, keys, 0, n);
         }
     }
 

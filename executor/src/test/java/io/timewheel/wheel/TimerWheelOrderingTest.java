@@ -189,4 +189,43 @@ class TimerWheelOrderingTest {
         }
         assertEquals(expected, out);
     }
+
+    /**
+     * One slot's worth of close deadlines (the executor's common case: a burst due within one tick), many of
+     * them distinct and some shared, added in shuffled order: the slot is sorted as one large batch (through
+     * the radix path) and handed out in (deadline, sequence) order, whether it is found due by one advance
+     * or tick by tick.
+     */
+    @ParameterizedTest(name = "{0} advances")
+    @ValueSource(ints = {1, 1_000})
+    void aLargeSlotOfCloseDeadlines_comesOutInDeadlineThenSequenceOrder(int advances) {
+        long start = 1L << 40;
+        long tick = TimerWheel.DEFAULT_TICK_NANOS;
+        TimerWheel<TestEntry> wheel = new TimerWheel<>(tick, start);
+        SplittableRandom random = new SplittableRandom(advances);
+        int n = 30_000;
+        List<TestEntry> created = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long deadline = start + 5 * tick + (i % 4 == 0 ? 1000 : random.nextLong(tick)); // one future slot
+            created.add(new TestEntry(i, deadline, i));
+        }
+        List<TestEntry> shuffled = new ArrayList<>(created);
+        Collections.shuffle(shuffled, new java.util.Random(advances));
+        for (TestEntry e : shuffled) {
+            wheel.addInSequence(e);
+        }
+        List<TestEntry> expected = new ArrayList<>(created);
+        expected.sort((a, b) -> a.deadline() != b.deadline() ? Long.compare(a.deadline(), b.deadline())
+                : Integer.compare(a.id, b.id));
+        List<TestEntry> out = new ArrayList<>();
+        long step = 6 * tick / advances;
+        for (long t = start + step; out.size() < n; t += step) {
+            wheel.advance(t);
+            for (TestEntry e; (e = wheel.poll()) != null; ) {
+                assertTrue(e.deadline() - t <= 0, "early");
+                out.add(e);
+            }
+        }
+        assertEquals(expected, out);
+    }
 }
