@@ -36,7 +36,16 @@ final class ReadyQueue {
      * number; compared with wrap-around), so that equal deadlines run in creation order, as on STPE, however
      * the entries arrived here (straight from a producer, or from the tick thread, which reads its inbox's
      * stripes in no particular order). An entry's deadline does not change while it is in the heap: it is
-     * re-armed only after a worker popped it. A worker never takes an entry before its deadline.
+     * re-armed only after a worker popped it. A worker never takes an entry before its deadline. The heap
+     * keeps each entry's deadline and sequence beside it in primitive arrays (copied in at push, valid
+     * while the entry is here), so sifting compares within three arrays and never
+     * loads an entry object: with thousands of entries in the heap (a burst of a million timers a second
+     * keeps ~8,000 within the horizon) each such load would be a cache miss, ~2 per level per take.
+     * An entry's deadline does change while a stale copy of it is here: one that left the queue in the heap
+     * (removed, not cancelled) and was queued again (a periodic task someone ran directly) sets its new
+     * deadline before it goes to its new place (QueueEntry.refreshDeadline, then the heap or the wheel).
+     * So a head whose deadline is not the copy's is stale, and is dropped like a head that left the queue:
+     * the entry waits in its new place, and the stale copy's earlier deadline never runs it early.
 
      * Entries that left the queue another way (cancelled, removed) stay in the heap until a worker pops
      * and skips them: they are due within the horizon, so that is soon. Every field is guarded by lock.
@@ -52,7 +61,9 @@ final class ReadyQueue {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition available = lock.newCondition();
     private QueueEntry[] tasks = new QueueEntry[16];
-    private long[] sequences = new long[16];
+    /** The deadline and sequence of the entry at the same index of tasks. */
+    private long[] deadlines = new long[16];
+    private int[] sequences = new int[16];
     private int size;
     /** The worker waiting timed for the head's deadline, if any. */
     private Thread leader;
@@ -107,9 +118,10 @@ final class ReadyQueue {
         if (size == tasks.length) {
             int capacity = size + (size >> 1);
             tasks = Arrays.copyOf(tasks, capacity);
+            deadlines = Arrays.copyOf(deadlines, capacity);
             sequences = Arrays.copyOf(sequences, capacity);
         }
-        siftUp(size++, task, task.sequence());
+        siftUp(size++, task, task.deadline(), task.sequence());
         if (tasks[0] == task) {
             leader = null; // a new head: whoever waits for the old one must look again
             return true;
@@ -124,10 +136,9 @@ final class ReadyQueue {
         QueueEntry head = tasks[0];
         int last = --size;
         QueueEntry moved = tasks[last];
-        long movedSequence = sequences[last];
         tasks[last] = null;
         if (last > 0) {
-            siftDown(0, moved, movedSequence);
+            siftDown(0, moved, deadlines[last], sequences[last]);
         }
         return head;
     }
@@ -136,7 +147,10 @@ final class ReadyQueue {
     QueueEntry pollDue() {
         lock.lock();
         try {
-            return size > 0 && tasks[0].deadline() - clock.nanoTime() <= 0 ? pollLocked() : null;
+            while (size > 0 && tasks[0].deadline() != deadlines[0]) {
+                pollLocked(); // a stale copy (see the notes)
+            }
+            return size > 0 && deadlines[0] - clock.nanoTime() <= 0 ? pollLocked() : null;
         } finally {
             lock.unlock();
         }
@@ -163,11 +177,11 @@ final class ReadyQueue {
                     continue;
                 }
                 QueueEntry head = tasks[0];
-                if (!head.isQueued()) {
-                    pollLocked(); // cancelled or removed meanwhile: drop it
+                if (!head.isQueued() || head.deadline() != deadlines[0]) {
+                    pollLocked(); // cancelled or removed meanwhile, or a stale copy (see the notes): drop it
                     continue;
                 }
-                long delay = head.deadline() - clock.nanoTime();
+                long delay = deadlines[0] - clock.nanoTime();
                 if (delay <= 0L) {
                     return pollLocked();
                 }
@@ -233,41 +247,49 @@ final class ReadyQueue {
         }
     }
 
-    private void siftUp(int k, QueueEntry task, long sequence) {
+    private void siftUp(int k, QueueEntry task, long deadline, int sequence) {
         while (k > 0) {
             int parent = (k - 1) >>> 1;
-            if (!less(task, sequence, tasks[parent], sequences[parent])) {
+            if (!less(deadline, sequence, deadlines[parent], sequences[parent])) {
                 break;
             }
-            tasks[k] = tasks[parent];
-            sequences[k] = sequences[parent];
+            move(parent, k);
             k = parent;
         }
-        tasks[k] = task;
-        sequences[k] = sequence;
+        set(k, task, deadline, sequence);
     }
 
-    private void siftDown(int k, QueueEntry task, long sequence) {
+    private void siftDown(int k, QueueEntry task, long deadline, int sequence) {
         int half = size >>> 1;
         while (k < half) {
             int child = 2 * k + 1;
             int right = child + 1;
-            if (right < size && less(tasks[right], sequences[right], tasks[child], sequences[child])) {
+            if (right < size && less(deadlines[right], sequences[right], deadlines[child], sequences[child])) {
                 child = right;
             }
-            if (!less(tasks[child], sequences[child], task, sequence)) {
+            if (!less(deadlines[child], sequences[child], deadline, sequence)) {
                 break;
             }
-            tasks[k] = tasks[child];
-            sequences[k] = sequences[child];
+            move(child, k);
             k = child;
         }
+        set(k, task, deadline, sequence);
+    }
+
+    private void move(int from, int to) {
+        tasks[to] = tasks[from];
+        deadlines[to] = deadlines[from];
+        sequences[to] = sequences[from];
+    }
+
+    private void set(int k, QueueEntry task, long deadline, int sequence) {
         tasks[k] = task;
+        deadlines[k] = deadline;
         sequences[k] = sequence;
     }
 
-    private static boolean less(QueueEntry a, long sequenceA, QueueEntry b, long sequenceB) {
-        long diff = a.deadline() - b.deadline();
-        return diff < 0 || (diff == 0 && (int) (sequenceA - sequenceB) < 0); // sequences wrap around
+    private static boolean less(long deadlineA, int sequenceA, long deadlineB, int sequenceB) {
+        long diff = deadlineA - deadlineB;
+        return diff < 0 || (diff == 0 && sequenceA - sequenceB < 0); // sequences wrap around
     }
 }

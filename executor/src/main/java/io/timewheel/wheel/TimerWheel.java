@@ -119,6 +119,8 @@ public final class TimerWheel<E extends TimerEntry> {
     private int sortedSlot = -1;
     /** Walk cursors, one per lane, for the lockstep walks of a slot (a field: no allocation per walk). */
     private final TimerEntry[] cursors = new TimerEntry[LANES];
+    /** The entries of one round of a lockstep walk (rebuildSlot), one per lane. */
+    private final TimerEntry[] round = new TimerEntry[LANES];
     private final long[] slotMin;
     private final long[] occupied;
     private TimerEntry expiredHead, expiredTail;
@@ -553,24 +555,33 @@ public final class TimerWheel<E extends TimerEntry> {
      */
     private boolean rebuildSlot(int index, long now) {
         TimerEntry[] cursor = detachLanes(index);
+        TimerEntry[] round = this.round;
         boolean expiredSome = false;
-        for (boolean more = true; more; ) {
-            more = false;
+        for (;;) {
+            // First take one entry from each lane: a short loop, so the lanes' loads are in flight together;
+            // then work on the round's entries, whose cache lines have arrived.
+            int m = 0;
             for (int j = 0; j < LANES; j++) {
                 TimerEntry entry = cursor[j];
                 if (entry != null) {
-                    more = true;
                     cursor[j] = entry.next;
-                    if (entry.deadline - now <= 0) {
-                        appendExpired(entry);
-                        expiredSome = true;
-                    } else {
-                        place(entry); // may link it back into this very slot (a top-level rotation)
-                    }
+                    round[m++] = entry;
+                }
+            }
+            if (m == 0) {
+                return expiredSome;
+            }
+            for (int k = 0; k < m; k++) {
+                TimerEntry entry = round[k];
+                round[k] = null;
+                if (entry.deadline - now <= 0) {
+                    appendExpired(entry);
+                    expiredSome = true;
+                } else {
+                    place(entry); // may link it back into this very slot (a top-level rotation)
                 }
             }
         }
-        return expiredSome;
     }
 
     /** Empties a slot and returns its lanes' heads in {@link #cursors}; the entries keep their links. */

@@ -146,6 +146,32 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         }
     }
 
+    /**
+     * A periodic task removed from the queue while the ready heap holds it, then run directly (which queues
+     * it again for its next period): the heap's copy, with the old deadline, is stale and must not hand the
+     * task out early, neither to getQueue().poll() nor to a worker.
+     */
+    @Test
+    void staleReadyHeapCopy_ofARequeuedPeriodicTask_neverHandsItOutEarly() throws Exception {
+        start(0L, 1);
+        List<Long> runTimes = Collections.synchronizedList(new ArrayList<>());
+        ScheduledFuture<?> f = executor.scheduleAtFixedRate(() -> runTimes.add(clock.nanoTime()), 5, 100, MILLISECONDS);
+        sync(); // 5 ms: within the ready horizon, so in the heap
+        assertTrue(executor.getQueue().remove(f), "removed from the queue");
+        ((Runnable) f).run(); // runs now, and queues the next period (105 ms) through the tick thread
+        assertEquals(1, runTimes.size());
+        assertFalse(f.isDone());
+        clock.advanceNanos(MILLISECONDS.toNanos(10)); // past the heap copy's deadline, before the next period's
+        sync();
+        assertEquals(null, executor.getQueue().poll(), "the stale copy handed the task out early");
+        assertTrue(executor.getQueue().contains(f), "still queued for its next period");
+        clock.advanceNanos(MILLISECONDS.toNanos(105) - clock.nanoTime());
+        sync();
+        await().atMost(Duration.ofSeconds(10)).until(() -> runTimes.size() == 2);
+        assertEquals(List.of(0L, MILLISECONDS.toNanos(105)), runTimes, "run times");
+        f.cancel(false);
+    }
+
     @Test
     void fixedRate_keepsItsCadence_withoutDrift() throws Exception {
         start(0L, 1);
