@@ -33,7 +33,7 @@ public final class Main {
             "  lateness [--timers 100000] [--max-delay-ms 500] [--peers a,b]",
             "  lateness-under-load [--producers 1] [--millis 3000] [--peers a,b]",
             "  lateness-burst [--matrix] [--workers 1] [--executors 1] [--work-us 5] [--bursts 30] [--timers 500]",
-            "           [--deadline-ms 50] [--jitter-ms 2.5] [--gap-ms 100] [--load 1] [--arrival-us 600] [--warmup 5]",
+            "           [--deadline-ms 50] [--jitter-ms 2.5] [--gap-ms 100] [--load 1] [--arrival-us 600] [--warmup 20]",
             "           [--train N] [--seed 12] [--csv FILE]   bursts of deadlines under CPU load, STPE vs timewheel (issue 12)",
             "  memory   [--timers 1000000] [--peers a,b]",
             "  idle     [--seconds 10] [--timers 1000000] [--peers a,b] [--parallel]",
