@@ -46,7 +46,7 @@ final class ReadyQueue {
      * deadline before it goes to its new place (QueueEntry.refreshDeadline, then the heap or the wheel).
      * So a head whose deadline is not the copy's is stale, and is dropped like a head that left the queue:
      * the entry waits in its new place, and the stale copy's earlier deadline never runs it early.
-
+     *
      * Entries that left the queue another way (cancelled, removed) stay in the heap until a worker pops
      * and skips them: they are due within the horizon, so that is soon. Every field is guarded by lock.
      */
