@@ -1,0 +1,114 @@
+package io.timewheel.executor;
+
+import io.timewheel.wheel.TimerWheel;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+/**
+ * ReadyQueue against a model (a sorted set on (deadline, sequence)): entries arriving in order (appended to
+ * the run), out of order (the heap), with equal deadlines created in one order and pushed in another, and
+ * in sorted batches handed over from a real TimerWheel, interleaved with takes and polls at a moving clock.
+ * Every entry handed out must be the model's least, and only once it is due.
+ */
+class ReadyQueueTest extends ManualClockTestBase {
+
+    private static final Comparator<QueueEntry> ORDER = (a, b) -> {
+        long d = a.deadline() - b.deadline();
+        return d != 0 ? Long.signum(d) : Integer.signum(a.sequence() - b.sequence());
+    };
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8})
+    void handsOutExactlyTheModelsLeastDueEntry_whateverOrderEntriesArriveIn(int seed) throws Exception {
+        long start = seed % 2 == 0 ? Long.MAX_VALUE - 1_000_000_000L : 0L; // even seeds cross the nanoTime wrap
+        start(start, 1);
+        ReadyQueue ready = new ReadyQueue(clock);
+        TimerWheel<QueueEntry> wheel = new TimerWheel<>(start);
+        TreeSet<QueueEntry> model = new TreeSet<>(ORDER);
+        SplittableRandom random = new SplittableRandom(seed);
+        List<QueueEntry> held = new ArrayList<>(); // created, not pushed yet: pushed later, out of creation order
+        long ascending = start; // the deadline of the in-order stream
+        int handedOut = 0;
+
+        for (int step = 0; step < 20_000; step++) {
+            long now = clock.nanoTime();
+            int op = random.nextInt(100);
+            if (op < 45) { // in order: a stream of non-decreasing deadlines, ties included
+                ascending += random.nextInt(4) == 0 ? 0 : random.nextLong(1_000, 200_000);
+                if (ascending - now < 0) {
+                    ascending = now;
+                }
+                push(ready, model, entry(ascending));
+            } else if (op < 55) { // anywhere in the horizon, or already overdue
+                push(ready, model, entry(now + random.nextLong(-1_000_000, ReadyQueue.HORIZON_NANOS)));
+            } else if (op < 60) { // equal deadlines, created now and pushed later in another order
+                long deadline = random.nextBoolean() ? ascending : now + random.nextLong(ReadyQueue.HORIZON_NANOS);
+                for (int i = random.nextInt(1, 5); i > 0; i--) {
+                    held.add(entry(deadline));
+                }
+            } else if (op < 63 && !held.isEmpty()) {
+                for (int i = held.size() - 1; i >= 0; i--) {
+                    push(ready, model, held.get(i));
+                }
+                held.clear();
+            } else if (op < 68) { // a batch through the wheel, sorted by it, handed over in one call
+                for (int i = random.nextInt(1, 40); i > 0; i--) {
+                    QueueEntry e = entry(now + random.nextLong(ReadyQueue.HORIZON_NANOS));
+                    e.tryFile();
+                    wheel.addInSequence(e);
+                    model.add(e);
+                }
+                wheel.advance(now + ReadyQueue.HORIZON_NANOS);
+                ready.pushExpired(wheel);
+            } else if (op < 85) {
+                handedOut += takeOrPoll(ready, model, random.nextBoolean());
+            } else {
+                clock.advanceNanos(random.nextLong(1, 400_000));
+            }
+        }
+        for (QueueEntry e : held) {
+            push(ready, model, e);
+        }
+        clock.advanceNanos(2 * ReadyQueue.HORIZON_NANOS + (ascending - clock.nanoTime()));
+        while (!model.isEmpty()) {
+            assertEquals(1, takeOrPoll(ready, model, handedOut % 2 == 0));
+            handedOut++;
+        }
+        assertNull(ready.pollDue());
+        assertNull(ready.take(true, 0));
+    }
+
+    private ScheduledTask<Void> entry(long deadline) {
+        ScheduledTask<Void> task = new ScheduledTask<>(executor.queue, (Runnable) () -> { }, deadline);
+        task.markQueued(); // never counted in the executor's queue: only this test's ReadyQueue holds it
+        return task;
+    }
+
+    private static void push(ReadyQueue ready, TreeSet<QueueEntry> model, QueueEntry e) {
+        ready.push(e);
+        model.add(e);
+    }
+
+    /** Takes (timed, no wait) or polls one entry: the model's least if it is due, else none. */
+    private int takeOrPoll(ReadyQueue ready, TreeSet<QueueEntry> model, boolean take) throws InterruptedException {
+        QueueEntry got = take ? ready.take(true, 0) : ready.pollDue();
+        QueueEntry least = model.isEmpty() ? null : model.first();
+        if (least == null || least.deadline() - clock.nanoTime() > 0) {
+            assertNull(got, "handed out an entry before its deadline, or one that was never pushed");
+            return 0;
+        }
+        assertSame(least, got, "not the least due entry by (deadline, sequence)");
+        model.pollFirst();
+        return 1;
+    }
+}
