@@ -74,10 +74,8 @@ public final class TimerWheel<E extends TimerEntry> {
      * 100,000-timer expiry, most of it in the first walk over a slot. Splitting each slot into LANES lists
      * (I9), filled in turn, lets a walk follow all lanes at once, one entry from each in turn: LANES
      * independent misses in flight instead of one, at no cost per entry (the lanes' heads and tails are per
-     * slot). A batch is sorted as an array: the entries gathered once into scratch, their keys ((deadline -
-     * lowest) << INDEX_BITS | position) sorted as primitives, by an LSD radix sort over the deadline bits when
-     * the batch is large and spans at most 2^32 ns (one slot's deadlines usually span a tick: 3 byte passes,
-     * no branches), by quicksort otherwise; runs of equal deadlines are then put in sequence order. Arrays
+     * slot). A batch is sorted as an array (BatchSort: the entries gathered once, their deadlines sorted as
+     * primitive keys, by an LSD radix sort for large batches of one tick's deadlines). Arrays
      * of entries instead of lists would expose every load to the memory system at once, but cost a slot
      * array reference per entry (4-8 bytes more per timer: past the 60-byte budget of the executor's task,
      * whose 56 bytes have no padding to spare) and lose O(1) removal without a position field.
@@ -129,21 +127,10 @@ public final class TimerWheel<E extends TimerEntry> {
     private boolean advancing;
     /** Entries were appended unsorted to the current slot during this advance. */
     private boolean currentDirty;
-    /** The tail of the list the last sortGathered or mergeSort call returned. */
-    private TimerEntry sortedTail;
     /** The expired list is in (deadline, sequence) order: no append since the last sort broke it. */
     private boolean expiredSorted = true;
-    /** Scratch for sortGathered: grown to the largest batch sorted, reused. */
-    private TimerEntry[] sortEntries = new TimerEntry[0];
-    private long[] sortKeys = new long[0];
-    private long[] sortBuffer = new long[0];
-    private final int[] radixCount = new int[KeySort.RADIX + 1];
-    /** Batches this large or larger whose deadlines span at most RADIX_MAX_BITS are radix sorted. */
-    private static final int RADIX_MIN = 128;
-    private static final int RADIX_MAX_BITS = 32;
-    /** Bits of a sort key that hold the entry's position: up to 2^22 - 1 entries per key sort. */
-    private static final int INDEX_BITS = 22;
-    private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
+    /** Sorts the batches (the current slot, the expired list); grows to the largest batch, reused. */
+    private final BatchSort batchSort = new BatchSort();
     private long time;
     private int size;
     private int nextSequence;
@@ -607,9 +594,9 @@ public final class TimerWheel<E extends TimerEntry> {
      */
     private void sortSlot(int index) {
         int n = counts[index];
-        ensureScratch(n);
-        TimerEntry[] entries = sortEntries;
-        long[] keys = sortKeys;
+        batchSort.ensure(n);
+        TimerEntry[] entries = batchSort.entries();
+        long[] keys = batchSort.keys();
         TimerEntry[] cursor = detachLanes(index);
         int i = 0;
         for (boolean more = true; more; ) {
@@ -624,10 +611,10 @@ public final class TimerWheel<E extends TimerEntry> {
                 }
             }
         }
-        TimerEntry head = sortGathered(i);
+        TimerEntry head = batchSort.sort(i, time);
         int lane = index << LANE_BITS;
         heads[lane] = head;
-        tails[lane] = sortedTail;
+        tails[lane] = batchSort.tail();
         counts[index] = i;
         occupied[index >>> SLOT_BITS] |= 1L << (index & SLOT_MASK);
         slotMin[index] = head.deadline;
@@ -678,169 +665,22 @@ public final class TimerWheel<E extends TimerEntry> {
             return;
         }
         int n = expiredSize;
-        ensureScratch(n);
-        TimerEntry[] entries = sortEntries;
-        long[] keys = sortKeys;
+        batchSort.ensure(n);
+        TimerEntry[] entries = batchSort.entries();
+        long[] keys = batchSort.keys();
         int i = 0;
         for (TimerEntry e = expiredHead; e != null; e = e.next, i++) {
             entries[i] = e;
             keys[i] = e.deadline - time;
         }
-        expiredHead = sortGathered(i);
-        expiredTail = sortedTail;
+        expiredHead = batchSort.sort(i, time);
+        expiredTail = batchSort.tail();
         expiredSorted = true;
-    }
-
-    /** Grows the sort scratch to hold n entries (kept and reused: no allocation once warm). */
-    private void ensureScratch(int n) {
-        if (sortEntries.length < n) {
-            int capacity = Math.max(n, sortEntries.length * 2);
-            sortEntries = new TimerEntry[capacity];
-            sortKeys = new long[capacity];
-            sortBuffer = new long[capacity];
-        }
-    }
-
-    /**
-     * Sorts the n entries gathered in sortEntries (each one's deadline relative to the wheel's time in
-     * sortKeys at the same position) by (deadline, sequence) and links them into a list: returns its head,
-     * leaves its tail in sortedTail and clears the scratch (it must not keep entries alive).
-     *
-     * <p>Through primitive keys: key = (deadline relative to the lowest) << INDEX_BITS | position, sorted in
-     * place, so the sort compares longs in one array instead of chasing links from entry to entry; runs of
-     * equal deadlines are then put in sequence order. A batch too large or too wide in time for the key
-     * (more than 2^22 entries, or deadlines more than 2^41 ns apart) is merge sorted on its links instead.
-     */
-    private TimerEntry sortGathered(int n) {
-        TimerEntry[] entries = sortEntries;
-        long[] keys = sortKeys;
-        long low = keys[0], high = low;
-        for (int j = 1; j < n; j++) {
-            long d = keys[j];
-            if (d < low) {
-                low = d;
-            } else if (d > high) {
-                high = d;
-            }
-        }
-        TimerEntry head = null, prev = null;
-        if (n <= INDEX_MASK && high - low >= 0 && (high - low) >>> (63 - INDEX_BITS) == 0) {
-            for (int j = 0; j < n; j++) {
-                keys[j] = ((keys[j] - low) << INDEX_BITS) | j;
-            }
-            int rangeBits = Long.SIZE - Long.numberOfLeadingZeros(high - low);
-            if (n >= RADIX_MIN && rangeBits <= RADIX_MAX_BITS) {
-                KeySort.radixSort(keys, sortBuffer, radixCount, n, INDEX_BITS, rangeBits);
-            } else {
-                KeySort.sort(keys, 0, n - 1);
-            }
-            // equal deadlines: insertion sort by sequence within each run (runs are short)
-            for (int j = 1; j < n; j++) {
-                long key = keys[j];
-                if (keys[j - 1] >>> INDEX_BITS != key >>> INDEX_BITS) {
-                    continue;
-                }
-                TimerEntry e = entries[(int) (key & INDEX_MASK)];
-                int k = j - 1;
-                while (k >= 0 && keys[k] >>> INDEX_BITS == key >>> INDEX_BITS
-                        && compare(entries[(int) (keys[k] & INDEX_MASK)], e) > 0) {
-                    keys[k + 1] = keys[k];
-                    k--;
-                }
-                keys[k + 1] = key;
-            }
-            for (int j = 0; j < n; j++) {
-                int at = (int) (keys[j] & INDEX_MASK);
-                TimerEntry e = entries[at];
-                entries[at] = null;
-                e.prev = prev;
-                if (prev == null) {
-                    head = e;
-                } else {
-                    prev.next = e;
-                }
-                prev = e;
-            }
-            prev.next = null;
-            sortedTail = prev;
-            return head;
-        }
-        for (int j = 0; j < n; j++) {
-            TimerEntry e = entries[j];
-            entries[j] = null;
-            e.prev = prev;
-            if (prev == null) {
-                head = e;
-            } else {
-                prev.next = e;
-            }
-            prev = e;
-        }
-        prev.next = null;
-        return mergeSort(head);
-    }
-
-    /** Bottom-up merge sort on the links, stable, no allocation; fixes the prev links and sets sortedTail. */
-    private TimerEntry mergeSort(TimerEntry list) {
-        for (int width = 1; ; width <<= 1) {
-            TimerEntry p = list, tail = null;
-            list = null;
-            int merges = 0;
-            while (p != null) {
-                merges++;
-                TimerEntry q = p;
-                int pSize = 0;
-                while (pSize < width && q != null) {
-                    pSize++;
-                    q = q.next;
-                }
-                int qSize = width;
-                while (pSize > 0 || (qSize > 0 && q != null)) {
-                    TimerEntry e;
-                    if (pSize == 0) {
-                        e = q;
-                        q = q.next;
-                        qSize--;
-                    } else if (qSize == 0 || q == null || compare(p, q) <= 0) {
-                        e = p;
-                        p = p.next;
-                        pSize--;
-                    } else {
-                        e = q;
-                        q = q.next;
-                        qSize--;
-                    }
-                    if (tail == null) {
-                        list = e;
-                    } else {
-                        tail.next = e;
-                    }
-                    tail = e;
-                }
-                p = q;
-            }
-            tail.next = null;
-            if (merges <= 1) {
-                break;
-            }
-        }
-        TimerEntry prev = null;
-        for (TimerEntry e = list; e != null; e = e.next) {
-            e.prev = prev;
-            prev = e;
-        }
-        sortedTail = prev;
-        return list;
     }
 
     /** (deadline, sequence) order. Deadlines are compared relative to the wheel's time: see I6. */
     private int compare(TimerEntry a, TimerEntry b) {
-        long da = a.deadline - time, db = b.deadline - time;
-        if (da != db) {
-            return da < db ? -1 : 1;
-        }
-        int bySequence = a.sequence - b.sequence;
-        return bySequence < 0 ? -1 : (bySequence == 0 ? 0 : 1);
+        return BatchSort.compare(a, b, time);
     }
 
     private long earlier(long a, long b) {
