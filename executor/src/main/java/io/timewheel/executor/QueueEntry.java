@@ -25,9 +25,17 @@ abstract class QueueEntry extends TimerEntry {
     /** The queue this entry is in. Immutable. */
     final TaskQueue queue;
 
-    /** An entry whose ties between equal deadlines are broken by a sequence taken from its queue now. */
+    /**
+     * An entry whose ties between equal deadlines are broken by a sequence taken from its queue now, for
+     * this deadline, which it keeps while queued (Sequencer).
+     */
     QueueEntry(TaskQueue queue, long deadline) {
-        super(deadline, queue.nextSequence());
+        this(queue, deadline, Sequencer.next(queue.sequencer, deadline));
+    }
+
+    /** An entry with this sequence (from its queue's Sequencer). */
+    QueueEntry(TaskQueue queue, long deadline, int sequence) {
+        super(deadline, sequence);
         this.queue = queue;
     }
 

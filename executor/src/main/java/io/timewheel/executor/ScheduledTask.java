@@ -85,6 +85,12 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
         this.callable = callable;
     }
 
+    /** A task with this sequence (a periodic task's, which it keeps for every run). */
+    ScheduledTask(TaskQueue queue, Object callable, long deadline, int sequence) {
+        super(queue, deadline, sequence);
+        this.callable = callable;
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Queue membership (QueueEntry)
 

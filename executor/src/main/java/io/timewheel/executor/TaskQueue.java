@@ -82,16 +82,13 @@ final class TaskQueue {
      * last one its canceller's stripe received (a timeout armed and disarmed by one thread never reaches the
      * tick thread), else dropped when the tick thread reads it (its tryFile fails).
      *
-     * sequence (any thread, one atomic counter per queue, padded): every entry takes a number when it is
-     * created, as STPE's ScheduledFutureTask takes its sequenceNumber, and keeps it for life (a periodic task
-     * across its runs, as on STPE). The wheel (addInSequence) and the ready heap break ties between equal
-     * deadlines by it, so equal deadlines run in creation order whatever order the entries reach the tick
-     * thread and the heap in. If task A's creation happens before task B's, A's number is lower (one
-     * counter, getAndAdd). Numbers wrap around; ties are compared by the difference, so two tasks with equal
-     * deadlines compare correctly while fewer than 2^31 tasks were created between them. The counter is the
-     * one cache line every schedule on an executor writes, as STPE's sequencer: FIFO for equal deadlines
-     * across threads cannot be had from per-thread state alone (two threads' clocks or counters say nothing
-     * about a happens-before edge between them).
+     * sequence (any thread; Sequencer): every entry takes a number when it is created, as STPE's
+     * ScheduledFutureTask takes its sequenceNumber, and keeps it for life (a periodic task across its runs,
+     * as on STPE). The wheel (addInSequence) and the ready heap break ties between equal deadlines by it, so
+     * equal deadlines run in creation order whatever order the entries reach the tick thread and the heap
+     * in: if task A's creation happens before task B's and they are due at the same time, A's number is
+     * lower. STPE gets that from one counter that every schedule writes; the Sequencer keeps a counter per
+     * deadline hash, so threads scheduling different deadlines write different cache lines (its notes).
      */
 
     final WheelScheduledExecutorService executor;
@@ -102,8 +99,8 @@ final class TaskQueue {
 
     /** Queued entries. Any thread; see the notes. */
     private final QueuedCount count = new QueuedCount();
-    /** The sequence counter at index SEQUENCE_AT, padded on both sides. Any thread, via getAndAdd; see the notes. */
-    private final int[] sequence = new int[2 * SEQUENCE_AT];
+    /** The counters of the numbers that break ties between equal deadlines (Sequencer). Any thread; see the notes. */
+    final long[] sequencer = Sequencer.newCounters();
     /** See the notes. Any thread: lowered by producers, raised by the tick thread, both by CAS. */
     private volatile long earliest;
     /** See the notes. Any thread: lowered by producers, reset by the tick thread. */
@@ -133,14 +130,6 @@ final class TaskQueue {
 
     TickThread tickThread() {
         return tick;
-    }
-
-    /** The counter is 64 ints (256 bytes) from either end of its array. */
-    private static final int SEQUENCE_AT = 64;
-
-    /** The next creation sequence (see the notes). Any thread. */
-    int nextSequence() {
-        return (int) SEQUENCE.getAndAdd(sequence, SEQUENCE_AT, 1);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -531,7 +520,6 @@ final class TaskQueue {
     private static final java.lang.invoke.VarHandle EARLIEST;
     private static final java.lang.invoke.VarHandle PENDING_LOW;
     private static final java.lang.invoke.VarHandle PENDING_STRIPE;
-    private static final java.lang.invoke.VarHandle SEQUENCE = java.lang.invoke.MethodHandles.arrayElementVarHandle(int[].class);
 
     static {
         try {

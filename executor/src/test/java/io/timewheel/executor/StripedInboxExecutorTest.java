@@ -245,6 +245,31 @@ class StripedInboxExecutorTest extends ManualClockTestBase {
                 "at 8 ms P (created first) must run before Q, as on STPE");
     }
 
+    @Test
+    void aTaskCreatedBeforeAPeriodicTask_runsBeforeItsLaterRun_atAnEqualDeadline_asOnStpe() throws Exception {
+        // X takes its number from the counter of its own deadline (8 ms); P, created after, must still sort
+        // after X when its second run falls due at 8 ms, and before Y, created after P (Sequencer's notes)
+        start(0L, 1);
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        long ms = MILLISECONDS.toNanos(1);
+        for (int i = 0; i < 40; i++) { // other deadlines move the other counters ahead of X's
+            executor.schedule(() -> { }, 100 + i, MILLISECONDS).cancel(false);
+        }
+        executor.schedule(() -> log.add("X@" + clock.nanoTime() / ms), 8, MILLISECONDS);
+        ScheduledFuture<?> p = executor.scheduleAtFixedRate(() -> log.add("P@" + clock.nanoTime() / ms), 5, 3, MILLISECONDS);
+        executor.schedule(() -> log.add("Y@" + clock.nanoTime() / ms), 8, MILLISECONDS);
+
+        clock.advance(5, MILLISECONDS);
+        sync();
+        await().atMost(Duration.ofSeconds(10)).until(() -> log.size() == 1);
+        clock.advance(3, MILLISECONDS);
+        sync();
+        await().atMost(Duration.ofSeconds(10)).until(() -> log.size() == 4);
+        p.cancel(false);
+        assertEquals(List.of("P@5", "X@8", "P@8", "Y@8"), new ArrayList<>(log).subList(0, 4),
+                "at 8 ms: X (created before P), P, then Y (created after P), as on STPE");
+    }
+
     // ---------------------------------------------------------------------------------------------
 
     @Test
