@@ -31,7 +31,7 @@ final class PeriodicTask<V> extends ScheduledTask<V> {
     RunnableScheduledFuture<V> outerTask = this;
 
     PeriodicTask(TaskQueue queue, Runnable command, long time, long period) {
-        super(queue, command, time, Sequencer.nextForAnyDeadline(queue.sequencer));
+        super(queue, command, time, Sequencer.nextForAnyDeadline(queue.sequenceCounters));
         this.time = time;
         this.period = period;
     }

@@ -30,7 +30,7 @@ abstract class QueueEntry extends TimerEntry {
      * this deadline, which it keeps while queued (Sequencer).
      */
     QueueEntry(TaskQueue queue, long deadline) {
-        this(queue, deadline, Sequencer.next(queue.sequencer, deadline));
+        this(queue, deadline, Sequencer.next(queue.sequenceCounters, deadline));
     }
 
     /** An entry with this sequence (from its queue's Sequencer). */

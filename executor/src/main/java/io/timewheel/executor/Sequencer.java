@@ -74,8 +74,7 @@ final class Sequencer {
     }
 
     /** The number of a task created now that keeps it whatever deadlines it takes (a periodic task). */
-    static int nextForAnyDeadline(long[] counters) {
-        long[] c = counters;
+    static int nextForAnyDeadline(long[] c) {
         long n = 0;
         for (int i = PAD; i < c.length; i += PAD) {
             n = Math.max(n, (long) CELL.getVolatile(c, i));

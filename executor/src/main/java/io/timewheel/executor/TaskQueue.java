@@ -100,7 +100,7 @@ final class TaskQueue {
     /** Queued entries. Any thread; see the notes. */
     private final QueuedCount count = new QueuedCount();
     /** The counters of the numbers that break ties between equal deadlines (Sequencer). Any thread; see the notes. */
-    final long[] sequencer = Sequencer.newCounters();
+    final long[] sequenceCounters = Sequencer.newCounters();
     /** See the notes. Any thread: lowered by producers, raised by the tick thread, both by CAS. */
     private volatile long earliest;
     /** See the notes. Any thread: lowered by producers, reset by the tick thread. */
