@@ -45,8 +45,13 @@ final class ReadyQueue {
      * An entry's deadline does change while a stale copy of it is here: one that left the queue in the heap
      * (removed, not cancelled) and was queued again (a periodic task someone ran directly) sets its new
      * deadline before it goes to its new place (QueueEntry.refreshDeadline, then the heap or the wheel).
-     * So a head whose deadline is not the copy's is stale, and is dropped like a head that left the queue:
-     * the entry waits in its new place, and the stale copy's earlier deadline never runs it early.
+     * The head is checked against nextDeadline(), not deadline(): a periodic task run directly is queued
+     * again (QUEUED, released after its new time is written) before the tick thread refreshes its deadline
+     * field from that time, so in between deadline() still equals the stale copy's, while nextDeadline()
+     * (the time, read after isQueued) is already the new one. So a head whose next deadline is not the
+     * copy's is stale, and is dropped like a head that left the queue: the entry waits in its new place, and
+     * the stale copy's earlier deadline never runs it early. (For an entry validly here the two are equal:
+     * it was placed after refreshDeadline, and its time changes only while it runs.)
      *
      * Entries that left the queue another way (cancelled, removed) stay in the heap until a worker pops
      * and skips them: they are due within the horizon, so that is soon. Every field is guarded by lock.
@@ -231,7 +236,7 @@ final class ReadyQueue {
     QueueEntry pollDue() {
         lock.lock();
         try {
-            while (!isEmpty() && head().deadline() != headDeadline()) {
+            while (!isEmpty() && head().nextDeadline() != headDeadline()) {
                 pollLocked(); // a stale copy (see the notes)
             }
             return !isEmpty() && headDeadline() - clock.nanoTime() <= 0 ? pollLocked() : null;
@@ -263,7 +268,7 @@ final class ReadyQueue {
                 boolean inRun = headInRun();
                 QueueEntry head = inRun ? run[runHead] : tasks[0];
                 long deadline = inRun ? runDeadlines[runHead] : deadlines[0];
-                if (!head.isQueued() || head.deadline() != deadline) {
+                if (!head.isQueued() || head.nextDeadline() != deadline) {
                     pollLocked(); // cancelled or removed meanwhile, or a stale copy (see the notes): drop it
                     continue;
                 }
