@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.logging.LogRecord;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -278,6 +279,8 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         sync();
         await().atMost(Duration.ofSeconds(10)).until(f::isDone);
         assertTrue(executor.tickThread().thread().isAlive());
+        List<LogRecord> reports = UnexpectedReports.take("injected failure", 1);
+        assertTrue(reports.get(0).getMessage().contains("tick thread"), reports.get(0).getMessage());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.timewheel.executor;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +9,11 @@ import java.util.List;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** For executor tests on a manual clock: start an executor, sync with its tick thread, shut everything down. */
+/**
+ * For executor tests on a manual clock: start an executor, sync with its tick thread, shut everything down,
+ * and fail on any report the executor made that the test did not take (UnexpectedReports).
+ */
+@ExtendWith(UnexpectedReports.class)
 abstract class ManualClockTestBase {
 
     final List<WheelScheduledExecutorService> executors = new ArrayList<>();
