@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -240,6 +241,55 @@ class HooksTest extends TckTest {
         assertFalse(e.getQueue().contains(lost));
         assertEquals(2, factory.calls.get());
         assertSame(factory.threads.get(1), replacement);
+    }
+
+    @BothImpls
+    void cancelInsideBeforeExecute_theBodyNeverRuns_theFutureIsCancelled_afterExecuteStillCalled(Impl impl)
+            throws Exception {
+        // The task was taken by the worker, then cancelled before its run: on STPE, FutureTask.run sees
+        // state != NEW and returns without calling the body. A cancel that returned true must keep a body from
+        // starting, whether it wins against the tick thread, the ready queue or a worker that already took it.
+        List<String> events = new CopyOnWriteArrayList<>();
+        AtomicReference<Object> target = new AtomicReference<>();
+        AtomicBoolean cancelled = new AtomicBoolean();
+        Hooks hooks = new Hooks() {
+            @Override
+            public void beforeExecute(ScheduledThreadPoolExecutor self, Thread t, Runnable r) {
+                if (r == target.get()) {
+                    cancelled.set(((Future<?>) r).cancel(false));
+                    events.add("before");
+                }
+            }
+
+            @Override
+            public void afterExecute(ScheduledThreadPoolExecutor self, Runnable r, Throwable t) {
+                if (r == target.get()) {
+                    events.add("after:" + t);
+                }
+            }
+        };
+        ScheduledThreadPoolExecutor e = subclass(impl, 1, hooks);
+        Gate release = blockWorker(e); // so that no run starts before target is set
+        ScheduledFuture<?> oneShot = e.schedule(() -> events.add("run"), 1, MILLISECONDS);
+        target.set(oneShot);
+        Future<?> marker = e.submit(() -> { }); // runs after the target on the one worker
+        release.open();
+        get(marker);
+        awaitUntil("after hook of the one-shot", () -> events.size() == 2);
+        assertEquals(List.of("before", "after:null"), events);
+        assertTrue(cancelled.get());
+        assertTrue(oneShot.isCancelled());
+        assertThrows(CancellationException.class, oneShot::get);
+
+        events.clear();
+        cancelled.set(false);
+        ScheduledFuture<?> periodic = e.scheduleAtFixedRate(() -> events.add("run"), 0, 1, MILLISECONDS);
+        target.set(periodic);
+        awaitUntil("after hook of the periodic task's first run", () -> events.size() >= 2);
+        get(e.submit(() -> { })); // a later run could only have been queued before this marker
+        assertEquals(List.of("before", "after:null"), events);
+        assertTrue(cancelled.get());
+        assertTrue(periodic.isCancelled());
     }
 
     @BothImpls

@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -14,13 +15,16 @@ import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * {@code cancel(false)} racing the executor firing the task (its deadline passes as the actor cancels), with
  * removeOnCancel=true, so the cancel also unlinks the task from wherever it waits. Results: (cancel returned
- * true ? 1 : 0, how many times the task ran). A cancel that returned false must mean the task ran, exactly
- * once; a cancel that returned true means it never ran, or (FutureTask allows it) that it was running.
+ * true ? 1 : 0, how many times the task ran, 1 if its body started after the cancel had returned true). A
+ * cancel that returned false must mean the task ran, exactly once; a cancel that returned true means it never
+ * ran, or (FutureTask allows it) that it was already running, never that it started afterwards. The order of
+ * the two events is read from one counter: the body takes a ticket as it starts, the actor takes one right
+ * after its cancel returned true.
  *
  * <p>Not part of the default build. Run (from the repository root):
  * <pre>
@@ -45,18 +49,26 @@ public final class CancelVsFire {
     /** One race: a task due in 20 us, then a marker with the same delay that runs after it on the one worker. */
     abstract static class Race {
         private final AtomicInteger runs = new AtomicInteger();
+        private final AtomicInteger tickets = new AtomicInteger();
+        private volatile int startTicket;
+        private volatile int cancelTicket;
         private final ScheduledFuture<?> target;
         private final ScheduledFuture<?> marker;
 
         Race(ScheduledThreadPoolExecutor executor) {
             target = executor.schedule(() -> {
+                startTicket = tickets.incrementAndGet();
                 runs.incrementAndGet();
             }, DELAY_NANOS, NANOSECONDS);
             marker = executor.schedule(() -> { }, DELAY_NANOS, NANOSECONDS);
         }
 
         final int cancelTarget() {
-            return target.cancel(false) ? 1 : 0;
+            if (target.cancel(false)) {
+                cancelTicket = tickets.incrementAndGet();
+                return 1;
+            }
+            return 0;
         }
 
         /** Waits until the worker is past the target (the marker ran), then reads the run count; -1 if stuck. */
@@ -68,13 +80,20 @@ public final class CancelVsFire {
                 return -1;
             }
         }
+
+        /** After settledRuns: 1 if the body started after a cancel that returned true had returned. */
+        final int startedAfterCancel() {
+            int cancelled = cancelTicket;
+            return cancelled != 0 && startTicket > cancelled ? 1 : 0;
+        }
     }
 
     @JCStressTest
     @Description("JDK ScheduledThreadPoolExecutor: cancel(false) racing the task's firing.")
-    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "cancelled before it fired: never ran")
-    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "fired first: ran once, cancel returned false")
-    @Outcome(id = "1, 1", expect = ACCEPTABLE_INTERESTING, desc = "cancel returned true while the task ran")
+    @Outcome(id = "1, 0, 0", expect = ACCEPTABLE, desc = "cancelled before it fired: never ran")
+    @Outcome(id = "0, 1, 0", expect = ACCEPTABLE, desc = "fired first: ran once, cancel returned false")
+    @Outcome(id = "1, 1, 0", expect = ACCEPTABLE_INTERESTING, desc = "cancel returned true while the task ran")
+    @Outcome(id = "1, 1, 1", expect = FORBIDDEN, desc = "cancel returned true, then the body started")
     @State
     public static class Jdk extends Race {
         public Jdk() {
@@ -82,21 +101,23 @@ public final class CancelVsFire {
         }
 
         @Actor
-        public void cancel(II_Result r) {
+        public void cancel(III_Result r) {
             r.r1 = cancelTarget();
         }
 
         @Arbiter
-        public void settle(II_Result r) {
+        public void settle(III_Result r) {
             r.r2 = settledRuns();
+            r.r3 = startedAfterCancel();
         }
     }
 
     @JCStressTest
     @Description("WheelScheduledExecutorService: cancel(false) racing the task's firing.")
-    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "cancelled before it fired: never ran")
-    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "fired first: ran once, cancel returned false")
-    @Outcome(id = "1, 1", expect = ACCEPTABLE_INTERESTING, desc = "cancel returned true while the task ran")
+    @Outcome(id = "1, 0, 0", expect = ACCEPTABLE, desc = "cancelled before it fired: never ran")
+    @Outcome(id = "0, 1, 0", expect = ACCEPTABLE, desc = "fired first: ran once, cancel returned false")
+    @Outcome(id = "1, 1, 0", expect = ACCEPTABLE_INTERESTING, desc = "cancel returned true while the task ran")
+    @Outcome(id = "1, 1, 1", expect = FORBIDDEN, desc = "cancel returned true, then the body started")
     @State
     public static class Wheel extends Race {
         public Wheel() {
@@ -104,13 +125,14 @@ public final class CancelVsFire {
         }
 
         @Actor
-        public void cancel(II_Result r) {
+        public void cancel(III_Result r) {
             r.r1 = cancelTarget();
         }
 
         @Arbiter
-        public void settle(II_Result r) {
+        public void settle(III_Result r) {
             r.r2 = settledRuns();
+            r.r3 = startedAfterCancel();
         }
     }
 }
