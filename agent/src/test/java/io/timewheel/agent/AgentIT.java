@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -152,14 +153,14 @@ class AgentIT {
         Run run = ForkedJvm.run(jdk, options(ForkedJvm.verifyAll(), ForkedJvm.openConcurrent(), List.of(
                         "-Dtimewheel.agent.exclude=sampleapp.legacy.", // over the environment's "sampleapp"
                         "-Dtimewheel.agent.factories=true", // under the agent argument
-                        ForkedJvm.agent("factories=false,tickNanos=1048576"))),
+                        ForkedJvm.agent("factories=false,tickNanos=262144"))),
                 Map.of("TIMEWHEEL_AGENT_EXCLUDE", "sampleapp", "TIMEWHEEL_AGENT_DEBUG", "true"), "sampleapp.SwapApp");
         assertRanToTheEnd(run);
         assertValue(run, STPE, FACTORIES.toArray(String[]::new));
         assertValue(run, WHEEL, CONSTRUCTIONS.toArray(String[]::new));
         assertValue(run, WHEEL, "subclass.named.super");
         assertValue(run, STPE, "legacy");
-        assertValue(run, "1048576", "tickNanos");
+        assertValue(run, "262144", "tickNanos"); // not the default (2^20): the option must be passed on
         assertTrue(run.err().contains(AgentLog.PREFIX + "sampleapp.HookedScheduler: rebased onto " + WHEEL), run.describe());
         assertTrue(run.err().stream().anyMatch(line -> line.startsWith(START_LINE)
                 && line.contains("swapping constructors, subclasses; exclude sampleapp.legacy.")), run.describe());
@@ -180,6 +181,23 @@ class AgentIT {
         assertContains(line, "enabled=maybe (agent argument) is not true/false", run);
         assertContains(line, "tickNanos=-5", run);
         assertContains(line, "include (agent argument) needs a value", run);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void agentThatCannotStart_leavesEveryJdkExecutor_withOneLineSayingWhy(Jdk jdk) throws Exception {
+        // The start-up failure path: an agent jar whose wheel executor class is missing (a broken repackaging)
+        // must not break the application; every executor stays the JDK's, and one line says why.
+        Path broken = ForkedJvm.agentJarWithout("io/timewheel/executor/WheelScheduledExecutorService");
+        Run run = ForkedJvm.run(jdk, options(ForkedJvm.verifyAll(), ForkedJvm.openConcurrent(),
+                List.of(ForkedJvm.agent(broken, ""))), Map.of(), "sampleapp.SwapApp");
+        assertRanToTheEnd(run);
+        assertValue(run, STPE, FACTORIES.toArray(String[]::new));
+        assertValue(run, STPE, CONSTRUCTIONS.toArray(String[]::new));
+        assertValue(run, STPE, "subclass.named.super", "subclass.anonymous.super", "subclass.inner.super", "legacy");
+        String line = onlyStderrLine(run);
+        assertContains(line, "not active, the JDK's executors stay", run);
+        assertContains(line, "no usable wheel executor", run);
     }
 
     @ParameterizedTest(name = "{0}")

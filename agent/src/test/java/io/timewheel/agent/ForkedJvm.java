@@ -107,7 +107,31 @@ final class ForkedJvm {
 
     /** {@code -javaagent:<jar>[=options]}. */
     static String agent(String options) {
-        return "-javaagent:" + AGENT_JAR.toAbsolutePath() + (options.isEmpty() ? "" : "=" + options);
+        return agent(AGENT_JAR, options);
+    }
+
+    static String agent(Path jar, String options) {
+        return "-javaagent:" + jar.toAbsolutePath() + (options.isEmpty() ? "" : "=" + options);
+    }
+
+    /**
+     * A copy of the packaged agent jar (manifest included) without the entries whose names start with
+     * {@code prefix}: an agent that cannot start the way it should, for the start-up failure path.
+     */
+    static Path agentJarWithout(String prefix) throws IOException {
+        Path jar = Files.createTempFile("agent-without", ".jar");
+        jar.toFile().deleteOnExit();
+        try (java.util.zip.ZipFile in = new java.util.zip.ZipFile(AGENT_JAR.toFile());
+             java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(jar))) {
+            for (java.util.zip.ZipEntry entry : java.util.Collections.list(in.entries())) {
+                if (!entry.getName().startsWith(prefix)) {
+                    out.putNextEntry(new java.util.zip.ZipEntry(entry.getName()));
+                    out.write(in.getInputStream(entry).readAllBytes());
+                    out.closeEntry();
+                }
+            }
+        }
+        return jar;
     }
 
     /** Verify the bootstrap classes too (the rewritten JDK classes and the injected executor). */

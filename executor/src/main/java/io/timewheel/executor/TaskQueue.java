@@ -469,6 +469,11 @@ final class TaskQueue {
         return wheel == null ? 0 : wheel.size();
     }
 
+    /** For tests only (TickThread.Sync): the wheel's tick, or 0 while there is no wheel. */
+    long wheelTickOnTick() {
+        return wheel == null ? 0 : wheel.tickNanos();
+    }
+
     /** Collects the queued entries (and with {@code take}, takes them out of the queue) for a Snapshot. */
     void collectOnTick(boolean take, Consumer<QueueEntry> into) {
         TimerWheel<QueueEntry> w = wheel;

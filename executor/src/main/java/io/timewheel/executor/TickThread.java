@@ -338,6 +338,7 @@ final class TickThread implements Runnable {
         for (int i = 0; i < syncs.size(); i++) {
             Sync sync = syncs.get(i);
             sync.wheelSize = sync.queue.wheelSizeOnTick();
+            sync.wheelTickNanos = sync.queue.wheelTickOnTick();
             sync.done.countDown();
         }
         syncs.clear();
@@ -542,6 +543,8 @@ final class TickThread implements Runnable {
         private final TaskQueue queue;
         private final CountDownLatch done = new CountDownLatch(1);
         private volatile int wheelSize;
+        /** The tick of the executor's wheel the tick thread saw (0: none yet). Written before done.countDown(). */
+        private long wheelTickNanos;
 
         Sync(TaskQueue queue) {
             super(true);
@@ -559,6 +562,11 @@ final class TickThread implements Runnable {
                 throw new IllegalStateException("tick thread did not answer within " + timeout + " " + unit);
             }
             return wheelSize;
+        }
+
+        /** After await: the tick of the executor's wheel, or 0 if the tick thread had none for it. */
+        long wheelTickNanos() {
+            return wheelTickNanos;
         }
     }
 
