@@ -175,12 +175,13 @@ public final class Report {
 
         md.append("## Memory per pending timer\n\n`memory`: JOL `GraphLayout.parseInstance(root).totalSize()` with 1M timers"
                 + " pending minus the same with none, all timers running one shared Runnable (the user's task is not counted;"
-                + " the handle each schedule returns is). Heap used after a full GC beside it as a cross-check.\n\n");
-        Table mem = new Table("peer", "JOL bytes/timer", "heap bytes/timer");
+                + " the handle each schedule returns is); JOL's object count likewise (below 1 per timer: JOL did not reach"
+                + " the timers). Heap used after a full GC beside it as a cross-check.\n\n");
+        Table mem = new Table("peer", "JOL bytes/timer", "JOL objects/timer", "heap bytes/timer");
         for (Map.Entry<Peer, MemoryHarness.Result> e : f.memory.entrySet()) {
             MemoryHarness.Result r = e.getValue();
             mem.row(e.getKey().id(), String.format("%.1f", r.jolBytesPerTimer) + (r.jolSawTimers() ? "" : " (does not reach the timers)"),
-                    String.format("%.1f", r.heapBytesPerTimer));
+                    String.format("%.2f", r.jolObjectsPerTimer), String.format("%.1f", r.heapBytesPerTimer));
         }
         md.append(mem.markdown()).append('\n');
         if (f.peers.contains(Peer.FJP)) {
