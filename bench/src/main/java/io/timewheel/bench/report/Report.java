@@ -45,7 +45,9 @@ public final class Report {
         md.append("\nEvery implementation runs due tasks on one thread (a pool of one, or the timer's own worker).\n\n");
 
         md.append("## Headline\n\n").append(Headline.table(f).markdown()).append('\n').append(Headline.RATIO_NOTE).append("\n\n");
-        md.append("## Targets\n\n").append(Headline.targets(f).markdown()).append('\n');
+        md.append("## Targets\n\n").append(Targets.table(f).markdown()).append('\n').append(Targets.summary(f))
+                .append(". A target whose figure is missing (a failed JMH fork, a peer not run, a harness that saw nothing) reads"
+                        + " \"not measured\", and is not counted as met.\n\n");
 
         md.append("## Schedule + cancel (the timeout pattern)\n\n");
         md.append("`ScheduleCancelBenchmark`: schedule a 30 s timer and cancel it at once, with far timers (1 to 2 h away) pending."

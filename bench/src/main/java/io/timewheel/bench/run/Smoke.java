@@ -6,6 +6,7 @@ import io.timewheel.bench.report.Headline;
 import io.timewheel.bench.report.JmhRow;
 import io.timewheel.bench.report.Machine;
 import io.timewheel.bench.report.Report;
+import io.timewheel.bench.report.Targets;
 
 import io.timewheel.bench.harness.AgentHarness;
 import io.timewheel.bench.harness.BurstLatenessHarness;
@@ -155,6 +156,7 @@ public final class Smoke {
         String md = Report.markdown(f, new String[] {"smoke"}, Machine.loadAverage(), Machine.loadAverage(), 0, false);
         Files.writeString(dir.resolve("report.md"), md);
         out.print(Headline.table(f).text());
-        out.print(Headline.targets(f).text());
+        out.print(Targets.table(f).text());
+        out.println(Targets.summary(f));
     }
 }
