@@ -226,7 +226,7 @@ public final class Report {
 
         md.append("## Reproduce\n\n```bash\n./mvnw -B -q -pl bench -am package -DskipTests\n")
                 .append("java -jar bench/target/timewheel-bench.jar full          # this report\n")
-                .append("java -jar bench/target/timewheel-bench.jar quick         # the 1-2 minute headline table\n")
+                .append("java -jar bench/target/timewheel-bench.jar quick         # the 3-4 minute headline table and targets\n")
                 .append("java -jar bench/target/timewheel-bench.jar jmh ScheduleCancelBenchmark -p peer=timewheel,stpe-roc -p pending=1000000 -t 2\n")
                 .append("java -jar bench/target/timewheel-bench.jar jmh ScheduleCancelBenchmark -p peer=timewheel -p pending=1000000 -prof gc\n")
                 .append("```\n\nJMH's own output and JSON for every benchmark: `raw/`.\n");
