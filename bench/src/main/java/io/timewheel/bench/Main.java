@@ -23,7 +23,7 @@ public final class Main {
 
     static final String USAGE = String.join("\n",
             "usage: java -jar bench/target/timewheel-bench.jar MODE [options]",
-            "  quick                 2-3 minutes: the headline table, timewheel beside every peer, with ratios",
+            "  quick                 3-4 minutes: the headline table, timewheel beside every peer, with ratios, and the targets",
             "  full [--out DIR] [--matrix] [--tiny]",
             "                        the full run (~15 min on 2 CPUs): every benchmark and harness; writes DIR",
             "                        (default bench/results/jdkNN) with report.md, charts and raw results;",

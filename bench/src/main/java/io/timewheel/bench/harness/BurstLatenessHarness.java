@@ -438,16 +438,16 @@ public final class BurstLatenessHarness {
             return p50Ratio() <= 1 && p99Ratio() <= 1 && timewheel().early() == 0 && timewheel().missing() == 0;
         }
 
-        /** Why the goal is met or missed, in a few words. */
+        /** Why the goal is met, missed or not measured (a ratio without a figure: no timer of a kind ran), in a few words. */
         public String verdict() {
             if (config.control) {
                 return "control (STPE twice)";
             }
             List<String> missed = new ArrayList<>();
-            if (!(p50Ratio() <= 1)) {
+            if (Double.isFinite(p50Ratio()) && p50Ratio() > 1) {
                 missed.add("p50");
             }
-            if (!(p99Ratio() <= 1)) {
+            if (Double.isFinite(p99Ratio()) && p99Ratio() > 1) {
                 missed.add("p99");
             }
             if (timewheel().early() > 0) {
@@ -456,7 +456,8 @@ public final class BurstLatenessHarness {
             if (timewheel().missing() > 0) {
                 missed.add(timewheel().missing() + " never ran");
             }
-            return missed.isEmpty() ? "met" : "MISSED (" + String.join(", ", missed) + ")";
+            boolean measured = Double.isFinite(p50Ratio()) && Double.isFinite(p99Ratio());
+            return !missed.isEmpty() ? "MISSED (" + String.join(", ", missed) + ")" : measured ? "met" : "not measured (no ratio)";
         }
     }
 

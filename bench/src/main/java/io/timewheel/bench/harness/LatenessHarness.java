@@ -42,7 +42,7 @@ public final class LatenessHarness {
         /** The p99 of every round, in milliseconds, in order. */
         public final List<Double> roundP99s = new java.util.ArrayList<>();
 
-        Result(Peer peer, Histogram lateness, int timers, int early, long worstEarlyNanos, int missing) {
+        public Result(Peer peer, Histogram lateness, int timers, int early, long worstEarlyNanos, int missing) {
             this.peer = peer;
             this.lateness = lateness;
             this.timers = timers;

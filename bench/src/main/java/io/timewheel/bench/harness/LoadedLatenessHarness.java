@@ -30,7 +30,7 @@ public final class LoadedLatenessHarness {
         public final int missed;
         public final double producerMops;
 
-        Result(Peer peer, Histogram probes, int missed, double producerMops) {
+        public Result(Peer peer, Histogram probes, int missed, double producerMops) {
             this.peer = peer;
             this.probes = probes;
             this.missed = missed;

@@ -51,6 +51,16 @@ public enum Peer {
         }
     }
 
+    /**
+     * How early this peer may run a timer by design, in nanoseconds (exclusive), against a deadline read with
+     * {@code nanoTime()} just before the schedule call: Kafka's API and clock are whole milliseconds (its
+     * clock truncates {@code nanoTime}, so its deadline can fall up to just under 1 ms before ours); 0, none
+     * at all, for the others.
+     */
+    public long earlyToleranceNanos() {
+        return this == KAFKA ? 1_000_000 : 0;
+    }
+
     public boolean isAvailable() {
         return unavailableReason() == null;
     }

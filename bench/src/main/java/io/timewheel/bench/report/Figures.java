@@ -37,6 +37,8 @@ public final class Figures {
     public Map<Peer, int[]> threads = new LinkedHashMap<>();
     public AgentHarness.Result agent;
     public boolean agentBuilt;
+    /** Set by the quick run: the targets whose figures only the full run measures say so. */
+    public boolean quick;
 
     public Figures(List<Peer> peers) {
         this.peers = peers;

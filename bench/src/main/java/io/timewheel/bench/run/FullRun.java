@@ -6,6 +6,7 @@ import io.timewheel.bench.report.Headline;
 import io.timewheel.bench.report.JmhRow;
 import io.timewheel.bench.report.Machine;
 import io.timewheel.bench.report.Report;
+import io.timewheel.bench.report.Targets;
 
 import io.timewheel.bench.harness.AgentHarness;
 import io.timewheel.bench.harness.Args;
@@ -177,8 +178,8 @@ public final class FullRun {
         String report = Report.markdown(f, argv, loadBefore, loadAfter, minutes, matrix);
         Files.writeString(dir.resolve("report.md"), report);
         Report.writeIndex(dir.getParent());
-        out.printf("%n== headline ==%n%s%s%n== targets ==%n%s", Headline.table(f).text(), Headline.RATIO_NOTE + "\n",
-                Headline.targets(f).text());
+        out.printf("%n== headline ==%n%s%s%n== targets ==%n%s%s%n", Headline.table(f).text(), Headline.RATIO_NOTE + "\n",
+                Targets.table(f).text(), Targets.summary(f));
         out.printf("%nwrote %s (%.1f min)%n", dir.resolve("report.md"), minutes);
     }
 

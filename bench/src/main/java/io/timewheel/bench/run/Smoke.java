@@ -6,6 +6,7 @@ import io.timewheel.bench.report.Headline;
 import io.timewheel.bench.report.JmhRow;
 import io.timewheel.bench.report.Machine;
 import io.timewheel.bench.report.Report;
+import io.timewheel.bench.report.Targets;
 
 import io.timewheel.bench.harness.AgentHarness;
 import io.timewheel.bench.harness.BurstLatenessHarness;
@@ -93,11 +94,34 @@ public final class Smoke {
         agent(out);
     }
 
+    /** lateness and lateness-under-load on every peer; lateness also checks every timer ran and none early (a contract). */
     public static void lateness(List<Peer> peers, PrintStream out) throws Exception {
         Map<Peer, LatenessHarness.Result> r = LatenessHarness.run(peers, 1_000, 20, 1, out);
         check(r.size() == peers.size(), "lateness: a result per peer");
+        checkLateness(r);
         Map<Peer, LoadedLatenessHarness.Result> loaded = LoadedLatenessHarness.run(peers, 1, 150, out);
         check(loaded.size() == peers.size(), "lateness under load: a result per peer");
+    }
+
+    /**
+     * Every peer ran every timer and none early: no early fire at all, or for a peer with an
+     * {@link Peer#earlyToleranceNanos() early tolerance} (Kafka's whole milliseconds) none as early as that.
+     * Throws naming the peers that broke it.
+     */
+    public static void checkLateness(Map<Peer, LatenessHarness.Result> results) {
+        List<String> broken = new java.util.ArrayList<>();
+        for (Map.Entry<Peer, LatenessHarness.Result> e : results.entrySet()) {
+            LatenessHarness.Result r = e.getValue();
+            long tolerance = e.getKey().earlyToleranceNanos();
+            if (r.missing > 0) {
+                broken.add(e.getKey().id() + ": " + r.missing + " of " + r.timers + " timers never ran");
+            }
+            if (r.early > 0 && (tolerance == 0 || r.worstEarlyNanos >= tolerance)) {
+                broken.add(String.format("%s: %d of %d timers ran early, the earliest %.3f ms before its deadline%s", e.getKey().id(),
+                        r.early, r.timers, r.worstEarlyNanos / 1e6, tolerance > 0 ? String.format(" (tolerated: %.3f ms)", tolerance / 1e6) : ""));
+            }
+        }
+        check(broken.isEmpty(), "lateness: " + String.join("; ", broken));
     }
 
     /**
@@ -155,6 +179,7 @@ public final class Smoke {
         String md = Report.markdown(f, new String[] {"smoke"}, Machine.loadAverage(), Machine.loadAverage(), 0, false);
         Files.writeString(dir.resolve("report.md"), md);
         out.print(Headline.table(f).text());
-        out.print(Headline.targets(f).text());
+        out.print(Targets.table(f).text());
+        out.println(Targets.summary(f));
     }
 }

@@ -98,6 +98,17 @@ class BurstLatenessHarnessTest {
     }
 
     @Test
+    void result_withoutARatio_isNotMeasured_unlessATimerWasLost() {
+        // no burst on either kind: no median, no ratio (the old verdict: "MISSED (p50, p99)", a miss nobody measured)
+        Result none = result(new Summary(Kind.STPE), new Summary(Kind.TIMEWHEEL));
+        assertFalse(none.goalMet());
+        assertEquals("not measured (no ratio)", none.verdict());
+        Summary lost = new Summary(Kind.TIMEWHEEL);
+        lost.bursts.add(Burst.of(Kind.TIMEWHEEL, 0, 0, new long[2], new long[] {Long.MIN_VALUE, Long.MIN_VALUE}));
+        assertEquals("MISSED (2 never ran)", result(summary(Kind.STPE, 1_000), lost).verdict());
+    }
+
+    @Test
     void result_pairedRatio_isTheMedianOfSameSlotRatios() {
         // slot by slot: 2x, 1x, 10x, 0.5x (and a pair left out: STPE's burst had no timer run)
         Summary stpe = summary(Kind.STPE, 100, 100, 100, 100);
