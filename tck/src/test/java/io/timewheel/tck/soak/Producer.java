@@ -164,6 +164,10 @@ final class Producer {
             t.queueOpAt = periodic ? r.nextInt(3) : 0;
             t.queueOpSeed = r.nextLong();
         }
+        if (r.nextInt(100) < 5) {
+            t.cancelBeforeRunAt = periodic ? r.nextInt(3) : 0;
+            t.cancelBeforeRunInterrupts = r.nextBoolean();
+        }
     }
 
     private void get() throws InterruptedException {

@@ -66,7 +66,7 @@ final class SoakRound {
     void run() throws InterruptedException {
         int executorCount = 1 + random.nextInt(3);
         for (int i = 0; i < executorCount; i++) {
-            SoakHooks hooks = random.nextInt(3) == 0 ? new SoakHooks(random.nextBoolean(), violations) : null;
+            SoakHooks hooks = random.nextInt(3) == 0 ? new SoakHooks(random.nextBoolean(), this) : null;
             SoakExecutor ex = new SoakExecutor(impl, i, random.nextInt(4), random.nextBoolean(), factory(i), hooks);
             configure(ex);
             executors.add(ex);
@@ -353,6 +353,9 @@ final class SoakRound {
         } catch (Throwable e) {
             violations.threw(who + ": cancel(" + mayInterrupt + ")", e);
             return;
+        }
+        if (result) {
+            t.afterCancel.cancelReturnedTrue(mayInterrupt); // first: a body starting from now on is after it
         }
         t.cancelled(who, mayInterrupt, result);
         if (result) {

@@ -35,8 +35,9 @@ class SoakTest {
      * to 2^61 ns on Java < 24, JDK-8338765). Task bodies (SoakTask) follow a plan drawn when they are made:
      * throw at run k, cancel themselves or another task at run k, schedule a new task, purge, read or edit
      * an executor's queue (toArray, iterator, remove) from the worker thread. A third of the executors are
-     * subclasses (Impl.subclass) whose hooks count and check beforeExecute / afterExecute / terminated, half
-     * of them decorating every task with a foreign RunnableScheduledFuture (ForeignTask). The controller shuts
+     * subclasses (Impl.subclass) whose hooks count and check beforeExecute / afterExecute / terminated (and
+     * whose beforeExecute cancels the task it precedes at the run its plan says), half of them decorating
+     * every task with a foreign RunnableScheduledFuture (ForeignTask). The controller shuts
      * each executor down (shutdown, shutdownNow, close on Java 19+, shutdown then shutdownNow, or not at all)
      * when the producers reach a random operation count. When every thread is done, or blocked in a call that
      * may never return (untimed invokeAll/invokeAny whose tasks were taken away, close), the round calls
@@ -62,7 +63,14 @@ class SoakTest {
      *     accept is System.nanoTime() read before the scheduling call, so the executor's own trigger time is
      *     never earlier; the elapsed form never overflows, and a Long.MAX_VALUE delay never runs;
      *   - no overlap of a periodic task with itself; no run after it threw; none after it was taken out of
-     *     the queue or returned by shutdownNow; at most one start (the run in flight) after cancel returned true.
+     *     the queue or returned by shutdownNow.
+     * Recorded by the body, the canceller and beforeExecute, judged at the end (RunsAfterCancel, with tickets
+     * from one counter): no body starts after a cancel of its future returned true, except in FutureTask's
+     * race (the state check passed before the cancel, the body's first instruction came after it returned),
+     * which is counted; a start after it is a violation where that race is impossible: the run was not due
+     * when the cancel returned, or a cancel(true) left the body's thread uninterrupted, or beforeExecute for
+     * the run returned after the cancel (on subclasses, beforeExecute cancels one task in 20 at a planned
+     * run), or it is the second such start.
      * Checked at the end (Oracle), once every executor has terminated; each task has one fate:
      *   - rejected (never ran); or returned by shutdownNow / taken out by the caller (remove, poll, drainTo:
      *     "removed by the caller", as STPE allows) and not run since, not done unless the caller cancelled it
