@@ -124,42 +124,48 @@ final class SoakTask implements Runnable, Callable<Object> {
     private void body() {
         long ticket = RunsAfterCancel.ticket(); // first: orders this start against a cancel's return
         long start = System.nanoTime();
-        if (!running.compareAndSet(false, true)) {
-            overlaps.incrementAndGet();
-        }
-        int k = runs.getAndIncrement();
-        checkStart(ticket, start, k);
-        if (taken) {
-            startsAfterTaken.incrementAndGet();
-        }
-        if (threw) {
-            startsAfterThrow.incrementAndGet();
-        }
-        owner.bodyRuns.increment();
-        round.tally.runs.increment();
-        if (k == selfCancelAt) {
-            round.cancel(this, selfCancelInterrupts, "task " + id + " cancelling itself");
-        }
-        if (k == otherCancelAt) {
-            SoakTask other = round.pick(otherPick);
-            if (other != null) {
-                round.cancel(other, (otherPick & 1) == 0, "task " + id + " cancelling task " + other.id);
+        Thread me = Thread.currentThread();
+        owner.bodyStarted(me, this);
+        try {
+            if (!running.compareAndSet(false, true)) {
+                overlaps.incrementAndGet();
             }
-        }
-        if (k == nestAt) {
-            round.nest(nestSeed, id);
-        }
-        if (k == queueOpAt) {
-            round.queueOpFromTask(queueOpSeed, id);
-        }
-        boolean fail = k == throwAt;
-        if (fail) {
-            threw = true;
-        }
-        lastEnd = System.nanoTime();
-        running.set(false);
-        if (fail) {
-            throw new Planned(id);
+            int k = runs.getAndIncrement();
+            checkStart(ticket, start, k);
+            if (taken) {
+                startsAfterTaken.incrementAndGet();
+            }
+            if (threw) {
+                startsAfterThrow.incrementAndGet();
+            }
+            owner.bodyRuns.increment();
+            round.tally.runs.increment();
+            if (k == selfCancelAt) {
+                round.cancel(this, selfCancelInterrupts, "task " + id + " cancelling itself");
+            }
+            if (k == otherCancelAt) {
+                SoakTask other = round.pick(otherPick);
+                if (other != null) {
+                    round.cancel(other, (otherPick & 1) == 0, "task " + id + " cancelling task " + other.id);
+                }
+            }
+            if (k == nestAt) {
+                round.nest(nestSeed, id);
+            }
+            if (k == queueOpAt) {
+                round.queueOpFromTask(queueOpSeed, id);
+            }
+            boolean fail = k == throwAt;
+            if (fail) {
+                threw = true;
+            }
+            lastEnd = System.nanoTime();
+            running.set(false);
+            if (fail) {
+                throw new Planned(id);
+            }
+        } finally {
+            owner.bodyEnded(me, this);
         }
     }
 

@@ -77,16 +77,19 @@ class SoakTest {
      *     afterwards; or perhaps taken out (the iterator's remove says nothing) and not done; or cancelled by
      *     a caller whose cancel returned true; or cancelled by the executor only as STPE would (a periodic
      *     task of a shut-down executor; a one-shot that never ran, whose scheduling call raced the first
-     *     shutdown, or with a positive delay on an executor whose delayed-task policy dropped delayed tasks,
-     *     or that was due before a shutdownNow returned: a worker that had taken it from the queue then
-     *     cancels it instead of running it, ScheduledFutureTask.run with the pool at STOP);
+     *     shutdown, or that a shutdown pass (shutdown, close, or a policy setter after shutdown: STPE's
+     *     onShutdown) may have dropped because it read a false delayed-task policy before the task was due
+     *     (SoakExecutor tracks the policy each pass acts on), or that was due before the shutdownNow that
+     *     stopped the pool returned: a worker that had taken it from the queue then cancels it instead of
+     *     running it, ScheduledFutureTask.run with the pool at STOP);
      *     or done normally after exactly one run with its own result, or with its own planned failure. A
      *     periodic task's future never completes normally. Anything else (not done, not returned, not taken
      *     out) is lost. A one-shot never runs twice;
      *   - execute()d commands have no future: each ran at most once. Per executor, the commands that never
      *     ran (not racing a shutdown) plus the one-shots cancelled as the pool stopped are no more than the
      *     queue elements taken out (shutdownNow, remove, poll, drainTo, iterator) that are no known future,
-     *     plus one per worker (largest pool size) and shutdownNow call;
+     *     plus one per worker that may have held one when the pool stopped: alive when the first shutdownNow
+     *     began or made during it, and not running a body when it returned;
      *   - every executor terminates; then no threads, an empty queue, completed == task count >= the bodies
      *     that ran on it; a subclass saw terminated() once, as many afterExecute as beforeExecute calls
      *     (no fewer than the bodies that ran), and afterExecute never got a Throwable (every task is a future).
