@@ -221,7 +221,9 @@ final class SoakTask implements Runnable, Callable<Object> {
             violations.add(what + ": get() threw CancellationException though isCancelled() was false: "
                     + describe());
         } catch (InterruptedException x) {
-            Thread.currentThread().interrupt();
+            // Only a get() that waits checks for interrupts (FutureTask.awaitDone), and this future is done.
+            violations.add(what + ": get() of a done future threw InterruptedException: " + describe());
+            Thread.currentThread().interrupt(); // the caller's thread was interrupted: keep it so
         }
     }
 

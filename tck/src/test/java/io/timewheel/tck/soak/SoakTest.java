@@ -96,9 +96,18 @@ class SoakTest {
      *
      * The same seed drives both implementations, so each sees the same sequence of rounds and calls (each
      * producer draws from its own seeded random); the interleaving is the machine's.
+     *
+     * CI mode also asserts a minimum volume, so that a soak that did next to nothing (a machine stalled, a
+     * round that ends at once) fails instead of passing: per second of budget, MIN_ROUNDS_PER_SECOND rounds,
+     * MIN_OPS_PER_SECOND operations and MIN_RUNS_PER_SECOND body runs, about a twentieth of what 2 busy cores
+     * do; and every fate the oracle judges (ran, failed, cancelled by a caller and by the executor, returned
+     * by shutdownNow, taken out, rejected) seen at least once.
      */
 
     private static final long DEFAULT_SECONDS = 12;
+    private static final long MIN_ROUNDS_PER_SECOND = 2;
+    private static final long MIN_OPS_PER_SECOND = 3_000;
+    private static final long MIN_RUNS_PER_SECOND = 1_500;
     private static final long SEED = seed();
 
     @BothImpls
@@ -137,6 +146,23 @@ class SoakTest {
                 violations.count(), (System.nanoTime() - began) / 1_000_000);
         assertEquals(0, violations.count(), violations::report);
         assertTrue(tally.ran.sum() > 0 && tally.runs.sum() > 0, "nothing ran: " + tally.summary());
+        if (opsBudget == 0) {
+            assertMinimumVolume(tally, nanosBudget / 1_000_000_000);
+        }
+    }
+
+    /** CI mode: enough rounds, operations and runs for the budget, and every fate seen (see the notes). */
+    private static void assertMinimumVolume(Tally tally, long seconds) {
+        String summary = tally.summary();
+        assertTrue(tally.rounds.sum() >= MIN_ROUNDS_PER_SECOND * seconds, () -> "too few rounds for " + seconds
+                + " s (at least " + MIN_ROUNDS_PER_SECOND * seconds + "): " + summary);
+        assertTrue(tally.ops.sum() >= MIN_OPS_PER_SECOND * seconds, () -> "too few operations for " + seconds
+                + " s (at least " + MIN_OPS_PER_SECOND * seconds + "): " + summary);
+        assertTrue(tally.runs.sum() >= MIN_RUNS_PER_SECOND * seconds, () -> "too few task runs for " + seconds
+                + " s (at least " + MIN_RUNS_PER_SECOND * seconds + "): " + summary);
+        long[] fates = {tally.ran.sum(), tally.failed.sum(), tally.cancelledByCaller.sum(),
+                tally.cancelledByExecutor.sum(), tally.returned.sum(), tally.removed.sum(), tally.rejected.sum()};
+        assertTrue(Arrays.stream(fates).allMatch(n -> n > 0), () -> "a fate never seen: " + summary);
     }
 
     private static long opsBudget() {
