@@ -108,9 +108,19 @@ class IsolationFaultTest extends TckTest {
         return recurse(depth + 1) + 1;
     }
 
-    /** One round of faults on the faulty executors; every expected exception is swallowed here. */
+    /** The faults that fault() expects and swallows, counted, so that the test can check they happened. */
+    private static final class Caught {
+        int rounds;
+        int decorateTask;          // decorateTask(Runnable) threw
+        int decorateTaskCallable;  // decorateTask(Callable) threw
+        int factory;               // the thread factory threw
+        int handler;               // the rejection handler threw
+    }
+
+    /** One round of faults on the faulty executors; every expected exception is swallowed here, and counted. */
     private static void fault(int round, ScheduledThreadPoolExecutor hooked, ScheduledThreadPoolExecutor badFactory,
-                              ScheduledThreadPoolExecutor rejecting, List<Future<?>> faultyFutures) {
+                              ScheduledThreadPoolExecutor rejecting, List<Future<?>> faultyFutures, Caught caught) {
+        caught.rounds++;
         long delay = round % 7;
         Runnable error = () -> {
             throw new BoomError("task");
@@ -121,35 +131,37 @@ class IsolationFaultTest extends TckTest {
         try {
             faultyFutures.add(hooked.schedule(round % 2 == 0 ? error : overflow, delay, MILLISECONDS));
         } catch (Boom expected) {
-            // decorateTask threw
+            caught.decorateTask++;
         }
         try {
             hooked.schedule(() -> "x", delay, MILLISECONDS);
         } catch (BoomError expected) {
-            // decorateTask(Callable) threw
+            caught.decorateTaskCallable++;
         }
         try {
             faultyFutures.add(badFactory.schedule(() -> { }, delay, MILLISECONDS));
         } catch (FaultyThreadFactory.FactoryFailure expected) {
-            // the factory threw; the task is queued
+            caught.factory++; // the task is queued
         }
         try {
             rejecting.schedule(() -> { }, delay, MILLISECONDS);
         } catch (Boom expected) {
-            // the handler threw
+            caught.handler++;
         }
         if (round % 50 == 0) {
             try {
                 faultyFutures.add(hooked.scheduleAtFixedRate(error, delay, 1, MILLISECONDS));
             } catch (Boom expected) {
-                // decorateTask threw
+                caught.decorateTask++;
             }
         }
     }
 
     private void assertHealthyExecutorUnaffected(Impl impl) throws Exception {
         FaultyThreadFactory hookedThreads = new FaultyThreadFactory();
-        ScheduledThreadPoolExecutor hooked = subclass(impl, 2, hookedThreads, new ThrowingHooks());
+        ThrowingHooks hooks = new ThrowingHooks();
+        ScheduledThreadPoolExecutor hooked = subclass(impl, 2, hookedThreads, hooks);
+        Caught caught = new Caught();
         FaultyThreadFactory badThreads = new FaultyThreadFactory();
         badThreads.fallback = Fault.RETURN_NULL;
         // every third call throws, the others return null; the executor never gets a thread
@@ -192,7 +204,7 @@ class IsolationFaultTest extends TckTest {
                 runs.incrementAndGet(id);
             }, delayNanos, NANOSECONDS));
             if (i % 5 == 0) {
-                fault(i, hooked, badFactory, rejecting, faultyFutures);
+                fault(i, hooked, badFactory, rejecting, faultyFutures, caught);
             }
         }
         for (Future<?> f : futures) {
@@ -207,6 +219,16 @@ class IsolationFaultTest extends TckTest {
         assertTrue(periodic.cancel(false));
         assertEquals(List.of(), healthyThreads.uncaught);
         assertEquals(2, healthyThreads.calls.get());
+        // the faults fault() swallowed did happen: decorateTask(Callable) and the handler throw on every call,
+        // decorateTask(Runnable) on every third (only fault() schedules Runnables on hooked), the factory on
+        // every third call, and each of its calls that reaches the caller comes from a schedule in fault()
+        assertEquals(n / 5, caught.rounds);
+        assertEquals(caught.rounds, caught.decorateTaskCallable, "decorateTask(Callable) failures");
+        assertEquals(caught.rounds, caught.handler, "rejection handler failures");
+        assertTrue(caught.decorateTask > 0, "no decorateTask(Runnable) failure");
+        assertEquals(hooks.decorations.get() / 3, caught.decorateTask, "decorateTask(Runnable) failures");
+        assertTrue(caught.factory > 0 && caught.factory <= (badThreads.calls.get() + 2) / 3,
+                () -> caught.factory + " factory failures reached the caller, " + badThreads.calls.get() + " calls");
         // the faulty executors did fail, on their own threads
         assertTrue(hookedThreads.uncaught.size() > 0);
         assertEquals(0, badFactory.getPoolSize());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -16,7 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Monitoring calls while the queue changes under them: every getQueue() operation, remove and purge,
  * called in a loop while periodic tasks re-arm (their next time changes on every run) and one-shot tasks
- * come and go. STPE answers every one of them without throwing; so must we.
+ * come and go. STPE answers every one of them without throwing; so must we. Both toArray forms must also
+ * hold the pending one-shot just scheduled and every periodic task but those the workers hold (a worker
+ * takes a periodic task out of the queue to run it and puts it back after: at most one each).
  *
  * <p>This is the regression test for a bug the soak found: the wheel's queue snapshot sorted live tasks by
  * their current deadline while periodic tasks re-armed concurrently, so the sort's comparator was
@@ -48,8 +51,8 @@ class MonitoringUnderLoadTest extends TckTest {
             try {
                 switch (round % 8) {
                     case 0: e.purge(); break;
-                    case 1: assertTrue(q.toArray().length >= 0); break;
-                    case 2: q.toArray(new Runnable[0]); break;
+                    case 1: checkSnapshot(e, q.toArray(), oneShot); break;
+                    case 2: checkSnapshot(e, q.toArray(new Runnable[0]), oneShot); break;
                     case 3: for (Iterator<Runnable> it = q.iterator(); it.hasNext(); ) { it.next(); } break;
                     case 4: q.contains(stranger); break;
                     case 5: q.remove(stranger); break;
@@ -57,6 +60,8 @@ class MonitoringUnderLoadTest extends TckTest {
                     default: e.remove((Runnable) oneShot); break;
                 }
                 calls++;
+            } catch (AssertionError wrongSnapshot) {
+                throw wrongSnapshot;
             } catch (Throwable t) {
                 thrown.add(t);
             }
@@ -73,5 +78,14 @@ class MonitoringUnderLoadTest extends TckTest {
             throw failure;
         }
         assertEquals(ROUNDS, calls);
+    }
+
+    /** A snapshot of the queue holds the pending one-shot, and every periodic task but one per worker. */
+    private static void checkSnapshot(ScheduledThreadPoolExecutor e, Object[] snapshot, ScheduledFuture<?> oneShot) {
+        int workers = e.getLargestPoolSize(); // read after the snapshot: never below the workers during it
+        assertTrue(Arrays.asList(snapshot).contains(oneShot), "the pending one-shot is missing from toArray()");
+        assertTrue(snapshot.length >= PERIODIC + 1 - workers, () -> "toArray() has " + snapshot.length
+                + " tasks: fewer than the one-shot and " + PERIODIC + " periodic tasks less one per worker ("
+                + workers + ")");
     }
 }

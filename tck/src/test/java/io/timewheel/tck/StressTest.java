@@ -8,10 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.timewheel.tck.soak.RunsAfterCancel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -27,11 +30,15 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Races that count outcomes. Producer threads schedule tasks with random delays of 0 to 3 ms through every
- * entry point and cancel some at random, while a controller thread shuts the executor down (shutdown or
- * shutdownNow) at a random point; then, after termination, every task is accounted for: it ran exactly
- * once, or it was cancelled (and never ran, unless the cancel came while it ran), or shutdownNow returned it
- * (never ran, not done), or it was rejected (the handler saw it, it never ran). No task ran twice or before
- * its deadline; no periodic run overlapped another or started before its instant.
+ * entry point and cancel some at random (half the time one of their 8 newest, which are often due or
+ * running), while a controller thread shuts the executor down (shutdown or shutdownNow) at a random point.
+ * Half the rounds use a subclass whose beforeExecute cancels one task in 20 just before its first run;
+ * then, after termination, every task is accounted for: it ran exactly once, or it was cancelled (and never
+ * ran, unless the cancel came while it ran), or shutdownNow returned it (never ran, not done), or it was
+ * rejected (the handler saw it, it never ran). No task ran twice or before its deadline; no periodic run
+ * overlapped another or started before its instant; no body started after a cancel of its future returned
+ * true, but for FutureTask's race (the run was committed to before the cancel: counted, see
+ * {@link RunsAfterCancel} for when a start after the cancel cannot be that race).
  *
  * <p>Deadlines are recorded as System.nanoTime() + delay just before the scheduling call, so they are never
  * later than the executor's own trigger times: a start before them is a real early start. Seeds are fixed
@@ -72,11 +79,15 @@ class StressTest extends TckTest {
         final AtomicBoolean running = new AtomicBoolean();
         final AtomicInteger overlaps = new AtomicInteger();
         final AtomicInteger early = new AtomicInteger();
+        final RunsAfterCancel afterCancel = new RunsAfterCancel();
         volatile long lastEnd;
         volatile Future<?> future;
         volatile boolean cancelReturnedTrue;
         volatile boolean rejected;
         final StringBuffer cancels = new StringBuffer(); // diagnostics: every cancel call and its result
+        /** On a subclass: beforeExecute cancels the task just before its first run (drawn when it is made). */
+        boolean cancelInBeforeExecute;
+        boolean cancelInterrupts;
         long scheduleStart; // nanoTime around the scheduling call, written by the producer
         long scheduleEnd;
 
@@ -91,6 +102,7 @@ class StressTest extends TckTest {
         }
 
         void body() {
+            long ticket = RunsAfterCancel.ticket(); // first: orders this start against a cancel's return
             long start = System.nanoTime();
             if (!running.compareAndSet(false, true)) {
                 overlaps.incrementAndGet();
@@ -104,11 +116,24 @@ class StressTest extends TckTest {
             } else {
                 earliest = deadline;
             }
+            afterCancel.started(ticket, earliest, 0);
             if (start - earliest < 0) {
                 early.incrementAndGet();
             }
             lastEnd = System.nanoTime();
             running.set(false);
+        }
+
+        /** Cancels the task's future, recording the result. */
+        void cancel(boolean mayInterrupt, String who) {
+            boolean cancelled = future.cancel(mayInterrupt);
+            if (cancelled) {
+                afterCancel.cancelReturnedTrue(mayInterrupt); // first: later starts are after it
+            }
+            cancels.append(who).append(":cancel(").append(mayInterrupt).append(")=").append(cancelled).append(' ');
+            if (cancelled) {
+                cancelReturnedTrue = true;
+            }
         }
     }
 
@@ -121,6 +146,7 @@ class StressTest extends TckTest {
         long periodicRuns;
         long cancelledByCaller;
         long cancelledWhileRunning;
+        long startedAfterCancel;
         long cancelledByExecutor;
         long drained;
         long rejected;
@@ -129,9 +155,10 @@ class StressTest extends TckTest {
         @Override
         public String toString() {
             return String.format("tasks=%d (periodic %d) ops=%d | ran=%d periodicRuns=%d cancelledByCaller=%d "
-                    + "cancelledWhileRunning=%d cancelledByExecutor=%d drainedByShutdownNow=%d rejected=%d "
-                    + "executedNotRun=%d", tasks, periodicTasks, ops, ran, periodicRuns, cancelledByCaller,
-                    cancelledWhileRunning, cancelledByExecutor, drained, rejected, executeNotRun);
+                    + "cancelledWhileRunning=%d (startedAfterCancel %d) cancelledByExecutor=%d "
+                    + "drainedByShutdownNow=%d rejected=%d executedNotRun=%d", tasks, periodicTasks, ops, ran,
+                    periodicRuns, cancelledByCaller, cancelledWhileRunning, startedAfterCancel, cancelledByExecutor,
+                    drained, rejected, executeNotRun);
         }
     }
 
@@ -241,7 +268,9 @@ class StressTest extends TckTest {
     private void runRound(Impl impl, Config config, boolean shutdownNow, SplittableRandom random, Tally tally)
             throws Exception {
         RecordingHandler handler = RecordingHandler.aborting();
-        ScheduledThreadPoolExecutor e = executor(impl, 2, handler);
+        Map<Object, Task> byFuture = new ConcurrentHashMap<>(); // futures hash by identity
+        ScheduledThreadPoolExecutor e = random.nextBoolean() ? executor(impl, 2, handler)
+                : subclass(impl, 2, handler, cancellingBeforeExecute(byFuture));
         boolean keepDelayed = random.nextBoolean();
         boolean removeOnCancel = random.nextBoolean();
         e.setExecuteExistingDelayedTasksAfterShutdownPolicy(keepDelayed);
@@ -279,7 +308,7 @@ class StressTest extends TckTest {
             SplittableRandom r = random.split();
             threads.add(new Thread(() -> {
                 try {
-                    produce(e, config, r, mine, submitted, shutdownAt, shutdownPoint, ops);
+                    produce(e, config, r, mine, byFuture, submitted, shutdownAt, shutdownPoint, ops);
                 } catch (Throwable t) {
                     failures.add(t);
                 }
@@ -297,7 +326,22 @@ class StressTest extends TckTest {
         tally.ops += ops.get();
     }
 
+    /** beforeExecute of a subclass: cancels the tasks planned for it, then tells RunsAfterCancel it returns. */
+    private static Hooks cancellingBeforeExecute(Map<Object, Task> byFuture) {
+        return new Hooks() {
+            @Override
+            public void beforeExecute(ScheduledThreadPoolExecutor self, Thread t, Runnable r) {
+                Task task = byFuture.get(r); // null for execute()d commands and tasks not yet registered
+                if (task != null && task.cancelInBeforeExecute && task.runs.get() == 0) {
+                    task.cancel(task.cancelInterrupts, "beforeExecute");
+                }
+                RunsAfterCancel.beforeExecuteReturning(); // last
+            }
+        };
+    }
+
     private static void produce(ScheduledThreadPoolExecutor e, Config config, SplittableRandom r, List<Task> mine,
+                                Map<Object, Task> byFuture,
                                 AtomicInteger submitted, int shutdownAt, CountDownLatch shutdownPoint,
                                 AtomicLong ops) {
         Kind[] kinds = Kind.values();
@@ -310,6 +354,8 @@ class StressTest extends TckTest {
             long delay = unit.convert(delayMicros, MICROSECONDS);
             long now = System.nanoTime();
             Task t = new Task(kind, now + unit.toNanos(delay), MICROSECONDS.toNanos(periodMicros));
+            t.cancelInBeforeExecute = r.nextInt(20) == 0;
+            t.cancelInterrupts = r.nextBoolean();
             mine.add(t);
             t.scheduleStart = now;
             try {
@@ -340,22 +386,21 @@ class StressTest extends TckTest {
                 t.rejected = true;
             }
             t.scheduleEnd = System.nanoTime();
+            if (t.future != null) {
+                byFuture.put(t.future, t);
+            }
             ops.incrementAndGet();
             if (submitted.incrementAndGet() == shutdownAt) {
                 shutdownPoint.countDown();
             }
-            // Cancel a random earlier task of this producer now and then; periodic ones more often, so most
-            // of them end by a caller's cancel rather than by the shutdown.
+            // Cancel an earlier task of this producer now and then, half the time one of its 8 newest (due
+            // soon, or being taken or run: the races of cancel with a start); periodic ones more often, so
+            // most of them end by a caller's cancel rather than by the shutdown.
             if (r.nextInt(100) < 30 && !mine.isEmpty()) {
-                Task victim = mine.get(r.nextInt(mine.size()));
-                Future<?> f = victim.future;
-                if (f != null) {
-                    boolean mayInterrupt = r.nextBoolean();
-                    boolean cancelled = f.cancel(mayInterrupt);
-                    victim.cancels.append("cancel(").append(mayInterrupt).append(")=").append(cancelled).append(' ');
-                    if (cancelled) {
-                        victim.cancelReturnedTrue = true;
-                    }
+                int n = mine.size();
+                Task victim = mine.get(r.nextBoolean() ? n - 1 - r.nextInt(Math.min(n, 8)) : r.nextInt(n));
+                if (victim.future != null) {
+                    victim.cancel(r.nextBoolean(), "producer");
                     ops.incrementAndGet();
                 }
             }
@@ -380,6 +425,13 @@ class StressTest extends TckTest {
                 tally.tasks++;
                 assertEquals(0, t.overlaps.get(), what + ": overlapping runs");
                 assertEquals(0, t.early.get(), what + ": started before its deadline");
+                String afterCancel = t.afterCancel.violation();
+                if (afterCancel != null) {
+                    fail(what + ": " + afterCancel);
+                }
+                if (t.afterCancel.startedAfterCancel()) {
+                    tally.startedAfterCancel++; // FutureTask's race: the run was committed to before the cancel
+                }
                 int runs = t.runs.get();
                 if (t.isPeriodic()) {
                     tally.periodicTasks++;

@@ -12,10 +12,11 @@ final class Oracle {
     private final Violations violations;
     private final Tally tally;
     /**
-     * Per executor: one-shot tasks the executor cancelled that neither raced a shutdown nor were dropped by
-     * the delayed-task policy. STPE does that to a task a worker had already taken from the queue when
-     * shutdownNow came (ScheduledFutureTask.run: canRunInCurrentRunState is false once the pool is STOP, so
-     * it cancels instead of running): at most one per worker and shutdownNow.
+     * Per executor: one-shot tasks the executor cancelled that neither raced a shutdown nor may have been
+     * dropped by a shutdown pass under a false delayed-task policy. STPE does that to a task a worker had
+     * already taken from the queue when shutdownNow came (ScheduledFutureTask.run: canRunInCurrentRunState is
+     * false once the pool is STOP, so it cancels instead of running): at most one per worker that may have
+     * held one when the pool stopped (SoakExecutor.mayHoldAtStop).
      */
     private long[] stoppedBeforeRun;
 
@@ -81,7 +82,12 @@ final class Oracle {
         violations.check(t.overlaps.get() == 0, t, "overlapping runs: ");
         violations.check(t.startsAfterTaken.get() == 0, t, "ran after it was taken out of the queue: ");
         violations.check(t.startsAfterThrow.get() == 0, t, "ran again after it threw: ");
-        violations.check(t.startsAfterCancel.get() <= 1, t, "ran more than once after cancel returned true: ");
+        String afterCancel = t.afterCancel.violation();
+        if (afterCancel != null) {
+            violations.add(afterCancel + ": " + t.describe());
+        } else if (t.afterCancel.startedAfterCancel()) {
+            tally.startedAfterCancel.increment(); // FutureTask's race: the run was committed to before the cancel
+        }
         if (!t.kind.periodic()) {
             violations.check(runs <= 1, t, "a one-shot task ran " + runs + " times: ");
         }
@@ -143,11 +149,15 @@ final class Oracle {
                 violations.check(ex.shutdownBegan, t, "cancelled by an executor never shut down: ");
             } else {
                 violations.check(runs == 0, t, "cancelled by the executor after it ran: ");
-                if (!ex.racedShutdown(t.callEnd) && !(ex.delayedEverDropped && t.delayNanos > 0)) {
+                if (!ex.racedShutdown(t.callEnd) && !ex.mayHaveDropped(t.callEnd, t.delayNanos)) {
                     stoppedBeforeRun[ex.index]++;
-                    violations.check(ex.shutdownNows.get() > 0 && ex.lastShutdownNowEnd - t.accept >= t.delayNanos, t,
-                            "cancelled by the executor, though delayed tasks were always kept, it was scheduled "
-                                    + "before the shutdown and not due before a shutdownNow: ");
+                    // held by a worker when the pool stopped: due before the shutdownNow that stopped it returned
+                    violations.check(ex.shutdownNows.get() > 0 && ex.stoppingCallEnd - t.accept >= t.delayNanos, t,
+                            "cancelled by the executor, though no shutdown pass read a false delayed-task policy "
+                                    + "before it was due" + (ex.delayedMayBeDropped ? " (the first that may have began "
+                                    + (ex.dropPassSince - t.callEnd) + " ns after its scheduling call returned)" : "")
+                                    + ", it was scheduled before the shutdown and not due before the shutdownNow "
+                                    + "that stopped the pool: ");
                 }
             }
             return false;
@@ -185,12 +195,12 @@ final class Oracle {
                             + " times, " + ex.bodyRuns.sum() + " task bodies run");
         }
         // Commands and tasks that never ran and that no shutdownNow returned: only those a worker held when
-        // shutdownNow came (one per worker and call), unless the caller took them out of the queue.
-        long allowance = (long) ex.shutdownNows.get() * e.getLargestPoolSize();
-        violations.check(executeNotRun + stopped <= unknownTaken + unknownMaybe + allowance, what + ": "
+        // the pool stopped (one per worker that may have held one), unless the caller took them out of the queue.
+        long held = ex.mayHoldAtStop.get();
+        violations.check(executeNotRun + stopped <= unknownTaken + unknownMaybe + held, what + ": "
                 + executeNotRun + " execute()d commands never ran (not racing a shutdown) and " + stopped
                 + " one-shots were cancelled as the pool stopped, but only " + unknownTaken + " (+" + unknownMaybe
-                + " perhaps) unknown queue elements were taken out, and " + ex.shutdownNows.get()
-                + " shutdownNow calls x " + e.getLargestPoolSize() + " workers could hold one each");
+                + " perhaps) unknown queue elements were taken out, and " + held
+                + " workers could hold one when the pool stopped");
     }
 }

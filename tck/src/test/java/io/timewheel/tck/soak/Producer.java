@@ -164,6 +164,10 @@ final class Producer {
             t.queueOpAt = periodic ? r.nextInt(3) : 0;
             t.queueOpSeed = r.nextLong();
         }
+        if (r.nextInt(100) < 5) {
+            t.cancelBeforeRunAt = periodic ? r.nextInt(3) : 0;
+            t.cancelBeforeRunInterrupts = r.nextBoolean();
+        }
     }
 
     private void get() throws InterruptedException {
@@ -202,15 +206,8 @@ final class Producer {
         ScheduledThreadPoolExecutor e = ex.executor;
         switch (r.nextInt(3)) {
             case 0 -> call("setRemoveOnCancelPolicy(" + value + ") on " + ex, () -> e.setRemoveOnCancelPolicy(value));
-            case 1 -> call("setContinueExistingPeriodicTasksAfterShutdownPolicy(" + value + ") on " + ex,
-                    () -> e.setContinueExistingPeriodicTasksAfterShutdownPolicy(value));
-            default -> {
-                if (!value) {
-                    ex.delayedEverDropped = true;
-                }
-                call("setExecuteExistingDelayedTasksAfterShutdownPolicy(" + value + ") on " + ex,
-                        () -> e.setExecuteExistingDelayedTasksAfterShutdownPolicy(value));
-            }
+            case 1 -> ex.setPeriodicPolicy(value, violations);
+            default -> ex.setDelayedPolicy(value, violations);
         }
     }
 

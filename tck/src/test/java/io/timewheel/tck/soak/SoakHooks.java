@@ -10,18 +10,22 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The hooks of a subclassed executor in a round: counts beforeExecute / afterExecute / terminated, checks
- * what they receive, and (if {@code decorate}) wraps every task in a {@link ForeignTask}. Any thread.
+ * what they receive, and (if {@code decorate}) wraps every task in a {@link ForeignTask}. beforeExecute
+ * cancels the task it precedes when the task's plan says so (a cancel that returns true before run() is
+ * called: the body must not start), and tells {@link RunsAfterCancel} when it returns. Any thread.
  */
 final class SoakHooks implements Hooks {
     private final boolean decorate;
+    private final SoakRound round;
     private final Violations violations;
     final LongAdder before = new LongAdder();
     final LongAdder after = new LongAdder();
     final AtomicInteger terminated = new AtomicInteger();
 
-    SoakHooks(boolean decorate, Violations violations) {
+    SoakHooks(boolean decorate, SoakRound round) {
         this.decorate = decorate;
-        this.violations = violations;
+        this.round = round;
+        this.violations = round.violations;
     }
 
     @Override
@@ -29,6 +33,11 @@ final class SoakHooks implements Hooks {
         before.increment();
         violations.check(t == Thread.currentThread() && r != null, "beforeExecute(" + t + ", " + r
                 + ") on " + Thread.currentThread());
+        SoakTask task = round.taskOf(r); // null for execute()d commands and tasks not yet registered
+        if (task != null && task.cancelBeforeRunAt >= 0 && task.cancelBeforeRunAt == task.runs.get()) {
+            round.cancel(task, task.cancelBeforeRunInterrupts, "beforeExecute of task " + task.id);
+        }
+        RunsAfterCancel.beforeExecuteReturning(); // last
     }
 
     @Override

@@ -66,7 +66,7 @@ final class SoakRound {
     void run() throws InterruptedException {
         int executorCount = 1 + random.nextInt(3);
         for (int i = 0; i < executorCount; i++) {
-            SoakHooks hooks = random.nextInt(3) == 0 ? new SoakHooks(random.nextBoolean(), violations) : null;
+            SoakHooks hooks = random.nextInt(3) == 0 ? new SoakHooks(random.nextBoolean(), this) : null;
             SoakExecutor ex = new SoakExecutor(impl, i, random.nextInt(4), random.nextBoolean(), factory(i), hooks);
             configure(ex);
             executors.add(ex);
@@ -103,12 +103,8 @@ final class SoakRound {
 
     private void configure(SoakExecutor ex) {
         ex.executor.setRemoveOnCancelPolicy(random.nextBoolean());
-        ex.executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(random.nextInt(4) == 0);
-        boolean keepDelayed = random.nextInt(3) != 0;
-        if (!keepDelayed) {
-            ex.delayedEverDropped = true;
-        }
-        ex.executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(keepDelayed);
+        ex.setPeriodicPolicy(random.nextInt(4) == 0, violations);
+        ex.setDelayedPolicy(random.nextInt(3) != 0, violations);
         if (random.nextInt(4) == 0) {
             ex.executor.setKeepAliveTime(1 + random.nextInt(20_000), TimeUnit.MICROSECONDS);
             ex.executor.allowCoreThreadTimeOut(true);
@@ -170,17 +166,16 @@ final class SoakRound {
         if (action == Action.NONE) {
             return;
         }
-        ex.shutdownBeginning();
         tally.ops.increment();
         try {
             switch (action) {
-                case SHUTDOWN -> ex.executor.shutdown();
-                case SHUTDOWN_NOW -> {
-                    List<Runnable> list = ex.executor.shutdownNow();
-                    ex.shutdownNowReturned();
-                    returned(ex, list);
+                case SHUTDOWN -> {
+                    ex.shutdownPassBeginning();
+                    ex.executor.shutdown();
                 }
+                case SHUTDOWN_NOW -> returned(ex, ex.shutdownNow());
                 default -> {
+                    ex.shutdownPassBeginning(); // close() calls shutdown()
                     if (me != null) {
                         me.blocked();
                     }
@@ -240,11 +235,8 @@ final class SoakRound {
     private void finish(List<Actor> actors) throws InterruptedException {
         finalPhase = true;
         for (SoakExecutor ex : executors) {
-            ex.shutdownBeginning();
             try {
-                List<Runnable> list = ex.executor.shutdownNow();
-                ex.shutdownNowReturned();
-                returned(ex, list);
+                returned(ex, ex.shutdownNow());
             } catch (Throwable t) {
                 violations.threw("final shutdownNow on " + ex, t);
             }
@@ -353,6 +345,9 @@ final class SoakRound {
         } catch (Throwable e) {
             violations.threw(who + ": cancel(" + mayInterrupt + ")", e);
             return;
+        }
+        if (result) {
+            t.afterCancel.cancelReturnedTrue(mayInterrupt); // first: a body starting from now on is after it
         }
         t.cancelled(who, mayInterrupt, result);
         if (result) {

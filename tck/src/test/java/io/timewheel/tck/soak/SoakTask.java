@@ -9,11 +9,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An instrumented task: the body checks, at each start, the promises that can be checked from inside (not
- * before its deadline, no overlap with its own previous run, no start after the task was taken out, after
- * it threw, or more than once after a cancel returned true) and does what its plan says (cancel itself or
- * another task, schedule another task, purge or query and edit an executor's queue, throw). The plan is
- * drawn from the producer's seeded random when the task is made. Flags the callers set (cancelled, taken) are written after the call returned, so a
- * body that sees one started after that call.
+ * before its deadline, no overlap with its own previous run, no start after the task was taken out or after
+ * it threw), records its start for {@link RunsAfterCancel} (no start after a cancel returned true, but for
+ * FutureTask's race), and does what its plan says (cancel itself or another task, schedule another task,
+ * purge or query and edit an executor's queue, throw; on a subclass, be cancelled by beforeExecute). The plan
+ * is drawn from the producer's seeded random when the task is made. Flags the callers set (taken) are
+ * written after the call returned, so a body that sees one started after that call.
  */
 final class SoakTask implements Runnable, Callable<Object> {
     enum Kind {
@@ -63,6 +64,9 @@ final class SoakTask implements Runnable, Callable<Object> {
     long nestSeed;
     int queueOpAt = -1;
     long queueOpSeed;
+    /** On a subclass: the run whose beforeExecute cancels the task (SoakHooks). */
+    int cancelBeforeRunAt = -1;
+    boolean cancelBeforeRunInterrupts;
 
     /** Set by the producer after the scheduling call returned. */
     volatile Future<?> future;
@@ -83,7 +87,8 @@ final class SoakTask implements Runnable, Callable<Object> {
     private final AtomicBoolean running = new AtomicBoolean();
     final AtomicInteger overlaps = new AtomicInteger();
     final AtomicInteger early = new AtomicInteger();
-    final AtomicInteger startsAfterCancel = new AtomicInteger();
+    /** Starts against the cancel that returned true, if any (written by the body and by that canceller). */
+    final RunsAfterCancel afterCancel = new RunsAfterCancel();
     final AtomicInteger startsAfterTaken = new AtomicInteger();
     final AtomicInteger startsAfterThrow = new AtomicInteger();
     volatile boolean threw;
@@ -117,60 +122,69 @@ final class SoakTask implements Runnable, Callable<Object> {
     }
 
     private void body() {
+        long ticket = RunsAfterCancel.ticket(); // first: orders this start against a cancel's return
         long start = System.nanoTime();
-        if (!running.compareAndSet(false, true)) {
-            overlaps.incrementAndGet();
-        }
-        int k = runs.getAndIncrement();
-        checkNotEarly(start, k);
-        if (cancelReturnedTrue) {
-            startsAfterCancel.incrementAndGet();
-        }
-        if (taken) {
-            startsAfterTaken.incrementAndGet();
-        }
-        if (threw) {
-            startsAfterThrow.incrementAndGet();
-        }
-        owner.bodyRuns.increment();
-        round.tally.runs.increment();
-        if (k == selfCancelAt) {
-            round.cancel(this, selfCancelInterrupts, "task " + id + " cancelling itself");
-        }
-        if (k == otherCancelAt) {
-            SoakTask other = round.pick(otherPick);
-            if (other != null) {
-                round.cancel(other, (otherPick & 1) == 0, "task " + id + " cancelling task " + other.id);
+        Thread me = Thread.currentThread();
+        owner.bodyStarted(me, this);
+        try {
+            if (!running.compareAndSet(false, true)) {
+                overlaps.incrementAndGet();
             }
-        }
-        if (k == nestAt) {
-            round.nest(nestSeed, id);
-        }
-        if (k == queueOpAt) {
-            round.queueOpFromTask(queueOpSeed, id);
-        }
-        boolean fail = k == throwAt;
-        if (fail) {
-            threw = true;
-        }
-        lastEnd = System.nanoTime();
-        running.set(false);
-        if (fail) {
-            throw new Planned(id);
+            int k = runs.getAndIncrement();
+            checkStart(ticket, start, k);
+            if (taken) {
+                startsAfterTaken.incrementAndGet();
+            }
+            if (threw) {
+                startsAfterThrow.incrementAndGet();
+            }
+            owner.bodyRuns.increment();
+            round.tally.runs.increment();
+            if (k == selfCancelAt) {
+                round.cancel(this, selfCancelInterrupts, "task " + id + " cancelling itself");
+            }
+            if (k == otherCancelAt) {
+                SoakTask other = round.pick(otherPick);
+                if (other != null) {
+                    round.cancel(other, (otherPick & 1) == 0, "task " + id + " cancelling task " + other.id);
+                }
+            }
+            if (k == nestAt) {
+                round.nest(nestSeed, id);
+            }
+            if (k == queueOpAt) {
+                round.queueOpFromTask(queueOpSeed, id);
+            }
+            boolean fail = k == throwAt;
+            if (fail) {
+                threw = true;
+            }
+            lastEnd = System.nanoTime();
+            running.set(false);
+            if (fail) {
+                throw new Planned(id);
+            }
+        } finally {
+            owner.bodyEnded(me, this);
         }
     }
 
-    /** The k-th run (0-based) must not start before its earliest instant; elapsed times never overflow. */
-    private void checkNotEarly(long start, int k) {
-        long elapsed;
+    /**
+     * The k-th run (0-based) must not start before its earliest instant, reference + needed (elapsed times
+     * never overflow); records the start, with that instant, against a cancel.
+     */
+    private void checkStart(long ticket, long start, int k) {
+        long reference;
         long needed;
         if (kind == Kind.FIXED_DELAY && k > 0) {
-            elapsed = start - lastEnd;
+            reference = lastEnd;
             needed = periodNanos;
         } else {
-            elapsed = start - accept;
+            reference = accept;
             needed = kind == Kind.FIXED_RATE ? Delays.add(delayNanos, Delays.multiply(k, periodNanos)) : delayNanos;
         }
+        afterCancel.started(ticket, reference, needed);
+        long elapsed = start - reference;
         if (elapsed < needed) {
             early.incrementAndGet();
             earlyDetail = "run " + k + " started " + elapsed + " ns after its reference instant, needed " + needed;
@@ -207,7 +221,9 @@ final class SoakTask implements Runnable, Callable<Object> {
             violations.add(what + ": get() threw CancellationException though isCancelled() was false: "
                     + describe());
         } catch (InterruptedException x) {
-            Thread.currentThread().interrupt();
+            // Only a get() that waits checks for interrupts (FutureTask.awaitDone), and this future is done.
+            violations.add(what + ": get() of a done future threw InterruptedException: " + describe());
+            Thread.currentThread().interrupt(); // the caller's thread was interrupted: keep it so
         }
     }
 
@@ -225,6 +241,6 @@ final class SoakTask implements Runnable, Callable<Object> {
                 + (maybeTaken ? " maybeTaken" : "") + (threw ? " threw" : "")
                 + (f != null ? " done=" + f.isDone() + " cancelled=" + f.isCancelled() : " no future")
                 + " plan[throwAt=" + throwAt + " selfCancelAt=" + selfCancelAt + " otherCancelAt=" + otherCancelAt
-                + " nestAt=" + nestAt + " queueOpAt=" + queueOpAt + "]" + (cancels.length() > 0 ? " cancels[" + cancels + "]" : "");
+                + " nestAt=" + nestAt + " queueOpAt=" + queueOpAt + " cancelBeforeRunAt=" + cancelBeforeRunAt + "]" + (cancels.length() > 0 ? " cancels[" + cancels + "]" : "");
     }
 }

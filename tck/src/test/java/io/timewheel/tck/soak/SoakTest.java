@@ -35,8 +35,9 @@ class SoakTest {
      * to 2^61 ns on Java < 24, JDK-8338765). Task bodies (SoakTask) follow a plan drawn when they are made:
      * throw at run k, cancel themselves or another task at run k, schedule a new task, purge, read or edit
      * an executor's queue (toArray, iterator, remove) from the worker thread. A third of the executors are
-     * subclasses (Impl.subclass) whose hooks count and check beforeExecute / afterExecute / terminated, half
-     * of them decorating every task with a foreign RunnableScheduledFuture (ForeignTask). The controller shuts
+     * subclasses (Impl.subclass) whose hooks count and check beforeExecute / afterExecute / terminated (and
+     * whose beforeExecute cancels the task it precedes at the run its plan says), half of them decorating
+     * every task with a foreign RunnableScheduledFuture (ForeignTask). The controller shuts
      * each executor down (shutdown, shutdownNow, close on Java 19+, shutdown then shutdownNow, or not at all)
      * when the producers reach a random operation count. When every thread is done, or blocked in a call that
      * may never return (untimed invokeAll/invokeAny whose tasks were taken away, close), the round calls
@@ -62,32 +63,51 @@ class SoakTest {
      *     accept is System.nanoTime() read before the scheduling call, so the executor's own trigger time is
      *     never earlier; the elapsed form never overflows, and a Long.MAX_VALUE delay never runs;
      *   - no overlap of a periodic task with itself; no run after it threw; none after it was taken out of
-     *     the queue or returned by shutdownNow; at most one start (the run in flight) after cancel returned true.
+     *     the queue or returned by shutdownNow.
+     * Recorded by the body, the canceller and beforeExecute, judged at the end (RunsAfterCancel, with tickets
+     * from one counter): no body starts after a cancel of its future returned true, except in FutureTask's
+     * race (the state check passed before the cancel, the body's first instruction came after it returned),
+     * which is counted; a start after it is a violation where that race is impossible: the run was not due
+     * when the cancel returned, or a cancel(true) left the body's thread uninterrupted, or beforeExecute for
+     * the run returned after the cancel (on subclasses, beforeExecute cancels one task in 20 at a planned
+     * run), or it is the second such start.
      * Checked at the end (Oracle), once every executor has terminated; each task has one fate:
      *   - rejected (never ran); or returned by shutdownNow / taken out by the caller (remove, poll, drainTo:
      *     "removed by the caller", as STPE allows) and not run since, not done unless the caller cancelled it
      *     afterwards; or perhaps taken out (the iterator's remove says nothing) and not done; or cancelled by
      *     a caller whose cancel returned true; or cancelled by the executor only as STPE would (a periodic
      *     task of a shut-down executor; a one-shot that never ran, whose scheduling call raced the first
-     *     shutdown, or with a positive delay on an executor whose delayed-task policy dropped delayed tasks,
-     *     or that was due before a shutdownNow returned: a worker that had taken it from the queue then
-     *     cancels it instead of running it, ScheduledFutureTask.run with the pool at STOP);
+     *     shutdown, or that a shutdown pass (shutdown, close, or a policy setter after shutdown: STPE's
+     *     onShutdown) may have dropped because it read a false delayed-task policy before the task was due
+     *     (SoakExecutor tracks the policy each pass acts on), or that was due before the shutdownNow that
+     *     stopped the pool returned: a worker that had taken it from the queue then cancels it instead of
+     *     running it, ScheduledFutureTask.run with the pool at STOP);
      *     or done normally after exactly one run with its own result, or with its own planned failure. A
      *     periodic task's future never completes normally. Anything else (not done, not returned, not taken
      *     out) is lost. A one-shot never runs twice;
      *   - execute()d commands have no future: each ran at most once. Per executor, the commands that never
      *     ran (not racing a shutdown) plus the one-shots cancelled as the pool stopped are no more than the
      *     queue elements taken out (shutdownNow, remove, poll, drainTo, iterator) that are no known future,
-     *     plus one per worker (largest pool size) and shutdownNow call;
+     *     plus one per worker that may have held one when the pool stopped: alive when the first shutdownNow
+     *     began or made during it, and not running a body when it returned;
      *   - every executor terminates; then no threads, an empty queue, completed == task count >= the bodies
      *     that ran on it; a subclass saw terminated() once, as many afterExecute as beforeExecute calls
      *     (no fewer than the bodies that ran), and afterExecute never got a Throwable (every task is a future).
      *
      * The same seed drives both implementations, so each sees the same sequence of rounds and calls (each
      * producer draws from its own seeded random); the interleaving is the machine's.
+     *
+     * CI mode also asserts a minimum volume, so that a soak that did next to nothing (a machine stalled, a
+     * round that ends at once) fails instead of passing: per second of budget, MIN_ROUNDS_PER_SECOND rounds,
+     * MIN_OPS_PER_SECOND operations and MIN_RUNS_PER_SECOND body runs, about a twentieth of what 2 busy cores
+     * do; and every fate the oracle judges (ran, failed, cancelled by a caller and by the executor, returned
+     * by shutdownNow, taken out, rejected) seen at least once.
      */
 
     private static final long DEFAULT_SECONDS = 12;
+    private static final long MIN_ROUNDS_PER_SECOND = 2;
+    private static final long MIN_OPS_PER_SECOND = 3_000;
+    private static final long MIN_RUNS_PER_SECOND = 1_500;
     private static final long SEED = seed();
 
     @BothImpls
@@ -126,6 +146,23 @@ class SoakTest {
                 violations.count(), (System.nanoTime() - began) / 1_000_000);
         assertEquals(0, violations.count(), violations::report);
         assertTrue(tally.ran.sum() > 0 && tally.runs.sum() > 0, "nothing ran: " + tally.summary());
+        if (opsBudget == 0) {
+            assertMinimumVolume(tally, nanosBudget / 1_000_000_000);
+        }
+    }
+
+    /** CI mode: enough rounds, operations and runs for the budget, and every fate seen (see the notes). */
+    private static void assertMinimumVolume(Tally tally, long seconds) {
+        String summary = tally.summary();
+        assertTrue(tally.rounds.sum() >= MIN_ROUNDS_PER_SECOND * seconds, () -> "too few rounds for " + seconds
+                + " s (at least " + MIN_ROUNDS_PER_SECOND * seconds + "): " + summary);
+        assertTrue(tally.ops.sum() >= MIN_OPS_PER_SECOND * seconds, () -> "too few operations for " + seconds
+                + " s (at least " + MIN_OPS_PER_SECOND * seconds + "): " + summary);
+        assertTrue(tally.runs.sum() >= MIN_RUNS_PER_SECOND * seconds, () -> "too few task runs for " + seconds
+                + " s (at least " + MIN_RUNS_PER_SECOND * seconds + "): " + summary);
+        long[] fates = {tally.ran.sum(), tally.failed.sum(), tally.cancelledByCaller.sum(),
+                tally.cancelledByExecutor.sum(), tally.returned.sum(), tally.removed.sum(), tally.rejected.sum()};
+        assertTrue(Arrays.stream(fates).allMatch(n -> n > 0), () -> "a fate never seen: " + summary);
     }
 
     private static long opsBudget() {

@@ -10,6 +10,7 @@ final class Tally {
     final LongAdder runs = new LongAdder();           // body runs, every task kind
     final LongAdder ran = new LongAdder();            // one-shot tasks that ran and completed
     final LongAdder cancelledByCaller = new LongAdder();
+    final LongAdder startedAfterCancel = new LongAdder(); // FutureTask's race: started as a cancel returned true
     final LongAdder cancelledByExecutor = new LongAdder();
     final LongAdder failed = new LongAdder();         // completed exceptionally (the task threw)
     final LongAdder returned = new LongAdder();       // returned by shutdownNow
@@ -21,10 +22,10 @@ final class Tally {
 
     String summary() {
         return String.format("rounds=%d executors=%d ops=%d tasks=%d (periodic %d) runs=%d | ran=%d "
-                        + "cancelledByCaller=%d cancelledByExecutor=%d failed=%d returnedByShutdownNow=%d "
-                        + "removed=%d rejected=%d executedNotRun=%d",
+                        + "cancelledByCaller=%d (startedAfterCancel %d) cancelledByExecutor=%d failed=%d "
+                        + "returnedByShutdownNow=%d removed=%d rejected=%d executedNotRun=%d",
                 rounds.sum(), executors.sum(), ops.sum(), tasks.sum(), periodic.sum(), runs.sum(), ran.sum(),
-                cancelledByCaller.sum(), cancelledByExecutor.sum(), failed.sum(), returned.sum(), removed.sum(),
+                cancelledByCaller.sum(), startedAfterCancel.sum(), cancelledByExecutor.sum(), failed.sum(), returned.sum(), removed.sum(),
                 rejected.sum(), executeNotRun.sum());
     }
 }
