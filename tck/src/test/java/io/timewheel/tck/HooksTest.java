@@ -283,8 +283,10 @@ class HooksTest extends TckTest {
 
         events.clear();
         cancelled.set(false);
+        Gate releaseAgain = blockWorker(e); // so that no run starts before target is set
         ScheduledFuture<?> periodic = e.scheduleAtFixedRate(() -> events.add("run"), 0, 1, MILLISECONDS);
         target.set(periodic);
+        releaseAgain.open();
         awaitUntil("after hook of the periodic task's first run", () -> events.size() >= 2);
         get(e.submit(() -> { })); // a later run could only have been queued before this marker
         assertEquals(List.of("before", "after:null"), events);
