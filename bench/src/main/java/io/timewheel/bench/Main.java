@@ -6,6 +6,7 @@ import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
 import io.timewheel.bench.harness.LoadedLatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
+import io.timewheel.bench.harness.PunctualityHarness;
 import io.timewheel.bench.harness.StripeHarness;
 import io.timewheel.bench.harness.ThreadsHarness;
 import io.timewheel.bench.peer.Peer;
@@ -41,6 +42,8 @@ public final class Main {
             "  agent    [--runs 10] [--agent PATH]",
             "  stripes  [--gap 16] [--rounds 6] [--millis 2000]",
             "                        two producers with thread ids adjacent vs --gap apart (sharing an inbox stripe)",
+            "  punctuality cold|warm [--launches 5] [--rounds 12] [--timers 20000] [--max-delay-ms 100] [--peers timewheel,stpe]",
+            "                        lateness in fresh JVMs (alternating launches) and over warm interleaved rounds",
             "  smoke                 every benchmark and harness at tiny sizes, a few seconds each (what CI runs)",
             "  peers                 the peers and whether each runs on this JDK",
             "peers: " + Peer.ids(Arrays.asList(Peer.values())));
@@ -72,6 +75,9 @@ public final class Main {
                 break;
             case "lateness-burst":
                 BurstLatenessHarness.main(rest);
+                break;
+            case "punctuality":
+                PunctualityHarness.main(rest);
                 break;
             case "memory":
                 MemoryHarness.main(rest);

@@ -132,7 +132,11 @@ public final class LatenessHarness {
         }
     }
 
-    private static Result round(TimerService service, int n, int maxDelayMs, long seed) throws InterruptedException {
+    /**
+     * One round on {@code service} as it is (no warm-up): {@code n} timers with random whole-millisecond delays
+     * 1..{@code maxDelayMs}, scheduled back to back from the calling thread.
+     */
+    public static Result round(TimerService service, int n, int maxDelayMs, long seed) throws InterruptedException {
         long[] deadlines = new long[n];
         long[] starts = new long[n];
         java.util.Arrays.fill(starts, Long.MIN_VALUE);

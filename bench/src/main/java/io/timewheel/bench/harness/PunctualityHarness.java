@@ -1,0 +1,172 @@
+package io.timewheel.bench.harness;
+
+import io.timewheel.bench.peer.Peer;
+import io.timewheel.bench.peer.TimerService;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Punctuality as a user who swaps timewheel in checks it first: the lateness of timers in a cold JVM, and the
+ * tail of every warm round, next to the JDK's STPE in the same run. Each round: {@code timers} timers with
+ * random delays 1..{@code max-delay-ms} ms, scheduled back to back from one thread, on a fresh instance with
+ * one worker (LatenessHarness.round: no warm-up of its own).
+ * <ul>
+ * <li>{@code cold}: a fresh JVM per launch, which runs one round and nothing else; launches alternate between
+ * the peers (timewheel, stpe, timewheel, ...), so machine noise falls on both alike. Per peer: every launch's
+ * p50 / p99 / max, and the median over launches of each.</li>
+ * <li>{@code warm}: one JVM, {@code rounds} rounds per peer, interleaved (the order alternates per round).
+ * Per peer: every round's p99 and max, the median of the per-round p99s and the worst round's max, over the
+ * rounds after the first (the first is a cold round: reported, not counted).</li>
+ * </ul>
+ * Early fires and missing timers are counted in every round; a round with either is reported as such.
+ *
+ * <p>Run: {@code java -jar bench/target/timewheel-bench.jar punctuality cold|warm [--launches 5] [--rounds 12]
+ * [--timers 20000] [--max-delay-ms 100] [--peers timewheel,stpe]}
+ */
+public final class PunctualityHarness {
+
+    /** One round's figures, in milliseconds. */
+    record Round(Peer peer, double p50, double p99, double max, int early, int missing) {
+        static Round of(LatenessHarness.Result r) {
+            return new Round(r.peer, r.percentileMillis(50), r.percentileMillis(99), r.maxMillis(), r.early, r.missing);
+        }
+
+        String line() {
+            return String.format("ROUND %s %.4f %.4f %.4f %d %d", peer.id(), p50, p99, max, early, missing);
+        }
+
+        static Round parse(String line) {
+            String[] f = line.trim().split(" ");
+            return new Round(Peer.parse(f[1]).get(0), Double.parseDouble(f[2]), Double.parseDouble(f[3]),
+                    Double.parseDouble(f[4]), Integer.parseInt(f[5]), Integer.parseInt(f[6]));
+        }
+    }
+
+    private PunctualityHarness() {
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Args args = new Args(argv.length > 0 && !argv[0].startsWith("--") ? Arrays.copyOfRange(argv, 1, argv.length) : argv);
+        String mode = argv.length > 0 && !argv[0].startsWith("--") ? argv[0] : "both";
+        List<Peer> peers = Peer.parse(args.get("peers", "timewheel,stpe"));
+        int timers = args.getInt("timers", 20_000);
+        int maxDelayMs = args.getInt("max-delay-ms", 100);
+        switch (mode) {
+            case "child" -> child(Peer.parse(args.get("peer", "timewheel")).get(0), timers, maxDelayMs,
+                    args.getInt("seed", 1));
+            case "cold" -> cold(peers, args.getInt("launches", 5), timers, maxDelayMs, System.out);
+            case "warm" -> warm(peers, args.getInt("rounds", 12), timers, maxDelayMs, System.out);
+            case "both" -> {
+                cold(peers, args.getInt("launches", 5), timers, maxDelayMs, System.out);
+                warm(peers, args.getInt("rounds", 12), timers, maxDelayMs, System.out);
+            }
+            default -> throw new IllegalArgumentException("punctuality cold|warm|both, not " + mode);
+        }
+    }
+
+    /** In a fresh JVM: one round, nothing before it; prints its ROUND line. */
+    private static void child(Peer peer, int timers, int maxDelayMs, long seed) throws Exception {
+        try (TimerService service = peer.create()) {
+            System.out.println(Round.of(LatenessHarness.round(service, timers, maxDelayMs, seed)).line());
+        }
+    }
+
+    /** Cold: a fresh JVM per launch, peers alternating; returns every launch's round per peer. */
+    public static Map<Peer, List<Round>> cold(List<Peer> peers, int launches, int timers, int maxDelayMs, PrintStream out)
+            throws Exception {
+        out.printf("punctuality, cold: a fresh JVM per launch, one round of %,d timers (delays 1..%d ms, one producer,"
+                + " one worker), %d launches per peer, alternating%n", timers, maxDelayMs, launches);
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Map<Peer, List<Round>> rounds = new LinkedHashMap<>();
+        for (int launch = 0; launch < launches; launch++) {
+            for (Peer peer : peers) {
+                List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                        PunctualityHarness.class.getName(), "child", "--peer", peer.id(), "--timers",
+                        Integer.toString(timers), "--max-delay-ms", Integer.toString(maxDelayMs), "--seed",
+                        Integer.toString(launch + 1)));
+                Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+                Round round = null;
+                StringBuilder output = new StringBuilder();
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String line; (line = in.readLine()) != null; ) {
+                        if (line.startsWith("ROUND ")) {
+                            round = Round.parse(line);
+                        } else {
+                            output.append(line).append('\n');
+                        }
+                    }
+                }
+                int exit = process.waitFor();
+                if (round == null || exit != 0) {
+                    throw new IllegalStateException("launch of " + peer.id() + " failed (exit " + exit + "):\n" + output);
+                }
+                rounds.computeIfAbsent(peer, p -> new ArrayList<>()).add(round);
+            }
+        }
+        print(out, rounds, 0, "launch");
+        return rounds;
+    }
+
+    /** Warm: rounds interleaved in this JVM; the first round of each peer is reported but not counted. */
+    public static Map<Peer, List<Round>> warm(List<Peer> peers, int rounds, int timers, int maxDelayMs, PrintStream out)
+            throws Exception {
+        out.printf("punctuality, warm: one JVM, %d interleaved rounds of %,d timers per peer (delays 1..%d ms, one"
+                + " producer, one worker, a fresh instance each); the first round is cold: shown, not counted%n",
+                rounds, timers, maxDelayMs);
+        Map<Peer, List<Round>> all = new LinkedHashMap<>();
+        for (int round = 0; round < rounds; round++) {
+            List<Peer> order = new ArrayList<>(peers);
+            if (round % 2 == 1) {
+                java.util.Collections.reverse(order);
+            }
+            for (Peer peer : order) {
+                try (TimerService service = peer.create()) {
+                    all.computeIfAbsent(peer, p -> new ArrayList<>())
+                            .add(Round.of(LatenessHarness.round(service, timers, maxDelayMs, 100 + round)));
+                }
+            }
+        }
+        print(out, all, 1, "round");
+        return all;
+    }
+
+    private static void print(PrintStream out, Map<Peer, List<Round>> all, int skip, String unit) {
+        out.printf("%-10s %6s %10s %10s %10s %6s %8s%n", "peer", unit, "p50 ms", "p99 ms", "max ms", "early", "missing");
+        for (Map.Entry<Peer, List<Round>> e : all.entrySet()) {
+            List<Round> rounds = e.getValue();
+            for (int i = 0; i < rounds.size(); i++) {
+                Round r = rounds.get(i);
+                out.printf("%-10s %6s %10.3f %10.3f %10.3f %6d %8d%s%n", e.getKey().id(), i + 1, r.p50(), r.p99(), r.max(),
+                        r.early(), r.missing(), i < skip ? "  (cold: not counted)" : "");
+            }
+        }
+        out.printf("%-10s %8s %14s %14s %14s %6s %8s%n", "peer", unit + "s", "median p50", "median p99", "worst max",
+                "early", "missing");
+        for (Map.Entry<Peer, List<Round>> e : all.entrySet()) {
+            List<Round> counted = e.getValue().subList(Math.min(skip, e.getValue().size()), e.getValue().size());
+            out.printf("%-10s %8d %14.3f %14.3f %14.3f %6d %8d%n", e.getKey().id(), counted.size(),
+                    median(counted.stream().mapToDouble(Round::p50).toArray()),
+                    median(counted.stream().mapToDouble(Round::p99).toArray()),
+                    counted.stream().mapToDouble(Round::max).max().orElse(Double.NaN),
+                    counted.stream().mapToInt(Round::early).sum(), counted.stream().mapToInt(Round::missing).sum());
+        }
+    }
+
+    static double median(double[] values) {
+        if (values.length == 0) {
+            return Double.NaN;
+        }
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+}
