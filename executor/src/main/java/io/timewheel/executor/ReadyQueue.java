@@ -1,7 +1,5 @@
 package io.timewheel.executor;
 
-import io.timewheel.wheel.TimerWheel;
-
 import java.util.Arrays;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -19,7 +17,8 @@ final class ReadyQueue {
      * The near term belongs to the workers. Every entry due within HORIZON_NANOS is here: a producer puts
      * an entry that is already that close straight in (TaskQueue.dispatch: push), and the tick thread hands
      * over the later ones from the wheel in batches, between HORIZON_NANOS and TickThread.MARGIN_NANOS
-     * before their deadlines (pushExpired, one lock acquisition per batch). So the heap stays small (the
+     * before their deadlines (pushBatch: gathered and sorted outside the lock, spliced in under one lock
+     * acquisition, usually as one copy onto the run: a worker never waits behind the tick thread's work). So the heap stays small (the
      * far term waits in the wheel, which is where the O(1) matters), and from the hand-over on a task's
      * path is STPE's: the workers make the last, exact wait themselves, leader/follower as in STPE's
      * DelayedWorkQueue (one worker waits timed for the head, the others untimed), and a task starts one
@@ -112,24 +111,30 @@ final class ReadyQueue {
     }
 
     /**
-     * Tick thread: moves every expired entry of {@code wheel} that is still queued here, under one lock
-     * acquisition. If a push fails (out of memory), the entry goes back into the wheel, which hands it out
-     * again at its next advance: none is lost.
+     * Tick thread: splices in a batch of entries sorted by (deadline, sequence) (HandOverBatch), under one lock
+     * acquisition, with one wake-up. Room is made before anything is added: if that fails (out of memory) the
+     * exception leaves the queue as it was, and the caller puts the batch back where it came from.
      */
-    void pushExpired(TimerWheel<QueueEntry> wheel) {
+    void pushBatch(HandOverBatch batch) {
+        int n = batch.size;
+        if (n == 0) {
+            return;
+        }
         boolean newHead = false;
         lock.lock();
         try {
-            QueueEntry entry;
-            while ((entry = wheel.poll()) != null) {
-                if (entry.tryUnfile()) {
-                    try {
-                        newHead |= pushLocked(entry);
-                    } catch (Throwable t) {
-                        wheel.addInSequence(entry); // due: the next advance hands it out again
-                        throw t;
-                    }
+            ensureRoom(n);
+            if (runSize == 0 || !less(batch.deadlines[0], batch.sequences[0], runDeadlines[runTail()], runSequences[runTail()])) {
+                // in order after the run (the usual case: each batch is later than the one before): copy it in
+                newHead = runSize == 0 && (size == 0 || less(batch.deadlines[0], batch.sequences[0], deadlines[0], sequences[0]));
+                appendAll(batch);
+            } else {
+                for (int i = 0; i < n; i++) {
+                    newHead |= pushLocked(batch.entries[i]);
                 }
+            }
+            if (newHead) {
+                leader = null; // a new head: whoever waits for the old one must look again
             }
         } finally {
             if (newHead) {
@@ -137,6 +142,34 @@ final class ReadyQueue {
             }
             lock.unlock();
         }
+    }
+
+    /** Grows the heap and the run so that {@code n} more entries fit in either without allocating. */
+    private void ensureRoom(int n) {
+        if (size + n > tasks.length) {
+            int capacity = Math.max(size + n, size + (size >> 1));
+            tasks = Arrays.copyOf(tasks, capacity);
+            deadlines = Arrays.copyOf(deadlines, capacity);
+            sequences = Arrays.copyOf(sequences, capacity);
+        }
+        while (runSize + n > run.length) {
+            growRun();
+        }
+    }
+
+    /** Appends a sorted batch that is not before the run's tail; the caller has made room. */
+    private void appendAll(HandOverBatch batch) {
+        int n = batch.size;
+        int mask = run.length - 1;
+        int from = (runHead + runSize) & mask;
+        int first = Math.min(n, run.length - from); // up to the end of the ring, then from 0
+        System.arraycopy(batch.entries, 0, run, from, first);
+        System.arraycopy(batch.deadlines, 0, runDeadlines, from, first);
+        System.arraycopy(batch.sequences, 0, runSequences, from, first);
+        System.arraycopy(batch.entries, first, run, 0, n - first);
+        System.arraycopy(batch.deadlines, first, runDeadlines, 0, n - first);
+        System.arraycopy(batch.sequences, first, runSequences, 0, n - first);
+        runSize += n;
     }
 
     /** Adds an entry; true if it became the head (the caller then signals). */

@@ -419,11 +419,12 @@ final class TaskQueue {
     /**
      * Hands every entry due by {@code now + HORIZON_NANOS} (and before the hand-over limit, if an unread entry
      * may precede one read by the last detachAll) to the ready queue, and publishes the earliest bound (see
-     * the notes). {@code freshStripes}: the stripes the tick thread's last detachAll took entries from.
+     * the notes). {@code freshStripes}: the stripes the tick thread's last detachAll took entries from;
+     * {@code batch}: the tick thread's scratch for the hand-over (empty on entry and on return).
      *
      * @return the wheel's next deadline, or {@code now + Long.MAX_VALUE} if it is empty
      */
-    long expireOnTick(long now, long freshStripes) {
+    long expireOnTick(long now, long freshStripes, HandOverBatch batch) {
         long limit = pendingLow;
         // The hand-over needs the limit only if an unread entry may precede one read by the last detachAll:
         // an offer since the reset on a stripe other than those that detachAll took entries from (a stripe's
@@ -439,11 +440,18 @@ final class TaskQueue {
             }
             // a wheel whose time has passed until would hand out entries due up to its time: wait a loop
             if (until - wheel.time() >= 0 && wheel.advance(until) > 0) {
-                ready.pushExpired(wheel);
+                batch.takeExpired(wheel);
+                try {
+                    ready.pushBatch(batch);
+                } catch (Throwable t) {
+                    batch.refile(wheel); // nothing was added: back into the wheel, due (HandOverBatch)
+                    throw t;
+                }
             }
         } catch (Throwable t) {
-            // an entry being handed over is back in the wheel (ReadyQueue.pushExpired): none is lost
             TickThread.report("expiring timers", t);
+        } finally {
+            batch.clear();
         }
         long next = wheel.isEmpty() ? now + Long.MAX_VALUE : wheel.nextDeadline();
         long raise = limit - next < 0 ? limit : next;

@@ -102,6 +102,8 @@ final class TickThread implements Runnable {
     private final List<TaskQueue> served = new ArrayList<>();
     /** Urgent commands read and not yet run (see the notes). Tick thread only. */
     private final List<Command> urgent = new ArrayList<>();
+    /** The scratch in which entries are gathered for a hand-over, outside the ready queue's lock. Tick thread only. */
+    private final HandOverBatch handOver = new HandOverBatch();
     /** Sync requests read in this loop, answered after its expiry step. Tick thread only. */
     private final List<Sync> syncs = new ArrayList<>();
     /** Loop iterations so far (wake-ups and re-checks). Written by this thread only. */
@@ -322,7 +324,7 @@ final class TickThread implements Runnable {
         long fresh = inbox.lastDetachedStripes();
         for (int i = served.size() - 1; i >= 0; i--) {
             TaskQueue queue = served.get(i);
-            long candidate = queue.expireOnTick(now, fresh);
+            long candidate = queue.expireOnTick(now, fresh, handOver);
             if (candidate - now == Long.MAX_VALUE) {
                 if (queue.retireOnTick()) {
                     served.remove(i);

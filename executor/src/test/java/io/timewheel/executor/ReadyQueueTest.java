@@ -35,6 +35,7 @@ class ReadyQueueTest extends ManualClockTestBase {
         ReadyQueue ready = new ReadyQueue(clock);
         TimerWheel<QueueEntry> wheel = new TimerWheel<>(start);
         TreeSet<QueueEntry> model = new TreeSet<>(ORDER);
+        HandOverBatch batch = new HandOverBatch();
         SplittableRandom random = new SplittableRandom(seed);
         List<QueueEntry> held = new ArrayList<>(); // created, not pushed yet: pushed later, out of creation order
         long ascending = start; // the deadline of the in-order stream
@@ -69,7 +70,9 @@ class ReadyQueueTest extends ManualClockTestBase {
                     model.add(e);
                 }
                 wheel.advance(now + ReadyQueue.HORIZON_NANOS);
-                ready.pushExpired(wheel);
+                batch.takeExpired(wheel);
+                ready.pushBatch(batch);
+                batch.clear();
             } else if (op < 85) {
                 handedOut += takeOrPoll(ready, model, random.nextBoolean());
             } else {

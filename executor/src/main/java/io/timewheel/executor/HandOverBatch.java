@@ -1,0 +1,78 @@
+package io.timewheel.executor;
+
+import io.timewheel.wheel.TimerWheel;
+
+import java.util.Arrays;
+
+/**
+ * The entries the tick thread hands over to one ready queue in one go, in (deadline, sequence) order, with
+ * their deadlines and sequences beside them: gathered from the wheel outside the ready queue's lock, then
+ * spliced in under it ({@link ReadyQueue#pushBatch}). Tick thread only (one per tick thread, reused).
+ */
+final class HandOverBatch {
+    /*
+     * Implementation notes
+     *
+     * Why a batch. The workers wait on the ready queue's lock for their next task; the tick thread's work per
+     * handed-over entry (poll it from the wheel, tryUnfile CAS, copy its keys) is done here, before the lock, so
+     * a worker whose task is due never waits behind it. Under the lock the batch costs one capacity check and,
+     * for the usual batch that starts at or after the run's tail (the wheel hands deadlines over in order, each
+     * batch later than the one before), a copy of three arrays; any other batch goes entry by entry into the
+     * heap (after the lock-holder has made room, so nothing allocates half-way).
+     *
+     * Between tryUnfile and the splice an entry is QUEUED and in neither the wheel nor the ready queue. Nothing
+     * looks for it there meanwhile: the wheel and a Snapshot are the tick thread's own, and a canceller that
+     * takes it out (tryRemove of a QUEUED entry) only retracts it from the inbox it is not in; the splice then
+     * puts in an entry that left the queue, which the workers drop when it comes to the head, as any other.
+     *
+     * If the splice fails (out of memory growing the ready queue) nothing was added: every entry still queued
+     * goes back into the wheel (tryFile, addInSequence), due, and is handed over at the next advance; none is lost.
+     */
+
+    QueueEntry[] entries = new QueueEntry[64];
+    long[] deadlines = new long[64];
+    int[] sequences = new int[64];
+    int size;
+
+    /**
+     * Takes every expired entry from {@code wheel} (after its advance), keeping those still queued (FILED to
+     * QUEUED), in the wheel's (deadline, sequence) order.
+     */
+    void takeExpired(TimerWheel<QueueEntry> wheel) {
+        QueueEntry entry;
+        while ((entry = wheel.poll()) != null) {
+            if (entry.tryUnfile()) {
+                add(entry);
+            }
+        }
+    }
+
+    private void add(QueueEntry entry) {
+        if (size == entries.length) {
+            int capacity = size << 1;
+            entries = Arrays.copyOf(entries, capacity);
+            deadlines = Arrays.copyOf(deadlines, capacity);
+            sequences = Arrays.copyOf(sequences, capacity);
+        }
+        entries[size] = entry;
+        deadlines[size] = entry.deadline();
+        sequences[size] = entry.sequence();
+        size++;
+    }
+
+    /** After a failed splice: puts every entry still queued back into the wheel (see the notes). */
+    void refile(TimerWheel<QueueEntry> wheel) {
+        for (int i = 0; i < size; i++) {
+            QueueEntry entry = entries[i];
+            if (entry.tryFile()) {
+                wheel.addInSequence(entry);
+            }
+        }
+    }
+
+    /** Empties the batch, dropping its references so that it keeps no task alive. */
+    void clear() {
+        Arrays.fill(entries, 0, size, null);
+        size = 0;
+    }
+}
