@@ -37,7 +37,7 @@ class TickSizeTest extends ManualClockTestBase {
         executors.add(executor);
         long start = clock.nanoTime();
         // all beyond the ready queue's horizon, so each one waits in the wheel; none a multiple of the tick
-        long[] delays = {MILLISECONDS.toNanos(10) + 7, 3 * tick + ReadyQueue.HORIZON_NANOS + 12_345,
+        long[] delays = {ReadyQueue.HORIZON_NANOS + 7, 3 * tick + ReadyQueue.HORIZON_NANOS + 12_345,
                 SECONDS.toNanos(1) + 1, SECONDS.toNanos(200) + 3};
         java.util.Arrays.sort(delays);
         List<ScheduledFuture<?>> futures = new ArrayList<>();
