@@ -69,11 +69,14 @@ final class ReadyQueue {
      */
 
     /**
-     * The near term, which the workers own: an entry due within it waits here. 2^23 ns = 8.39 ms: wider than
+     * The near term, which the workers own: an entry due within it waits here. 2^25 ns = 33.6 ms: wider than
      * a burst of request deadlines usually is, so the tick thread hands a burst over in one batch, before it
-     * starts (see TickThread's notes).
+     * starts, and a quarter of it (the hand-over's lead, TickThread.MARGIN_NANOS, 8.39 ms) is longer than a
+     * loaded CPU usually makes a waking thread wait. At 2^23 ns (lead 2.1 ms) a burst of 500 timers due 50 ms
+     * +- 2.5 ms, with one thread spinning on the other CPU, had its p99 over 2 ms in 8.0% of 300 bursts (STPE:
+     * 1.7%), the whole burst late in most of them; at 2^25, 4.7% (STPE: 3.3%), bench/compare-punctuality.sh.
      */
-    static final long HORIZON_NANOS = 1L << 23;
+    static final long HORIZON_NANOS = 1L << 25;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition available = lock.newCondition();

@@ -29,7 +29,7 @@ final class TaskQueue {
      *           about entries. Unordered: the tick thread may read an entry before one offered earlier by
      *           another thread, which is why order rests on sequences (below), not on arrival.
      *   wheel   this queue's TimerWheel, created, read and written by the tick thread only (field wheel).
-     *   ready   the ReadyQueue: the near term, entries due within ReadyQueue.HORIZON_NANOS (8.39 ms), a heap
+     *   ready   the ReadyQueue: the near term, entries due within ReadyQueue.HORIZON_NANOS (33.6 ms), a heap
      *           under its own private lock; workers wait there for the exact deadline, as on STPE. The tick
      *           thread hands entries over in batches, at least TickThread.MARGIN_NANOS before their deadlines.
      *
