@@ -127,15 +127,17 @@ final class ReadyQueue {
         lock.lock();
         try {
             ensureRoom(n);
-            if (runSize == 0 || !less(batch.deadlines[0], batch.sequences[0], runDeadlines[runTail()], runSequences[runTail()])) {
-                // in order after the run (the usual case: each batch is later than the one before): copy it in
-                newHead = runSize == 0 && (size == 0 || less(batch.deadlines[0], batch.sequences[0], deadlines[0], sequences[0]));
-                appendAll(batch);
-            } else {
-                for (int i = 0; i < n; i++) {
-                    newHead |= pushLocked(batch.entries[i]);
-                }
+            boolean wasEmpty = isEmpty();
+            long headDeadline = wasEmpty ? 0 : headDeadline();
+            int headSequence = wasEmpty ? 0 : headSequence();
+            // the part of the batch before the run's tail goes into the heap (entries the tick thread read late,
+            // due before what it handed over last), the rest is copied onto the run
+            int k = runSize == 0 ? 0 : firstNotBefore(batch, runDeadlines[runTail()], runSequences[runTail()]);
+            for (int i = 0; i < k; i++) {
+                siftUp(size++, batch.entries[i], batch.deadlines[i], batch.sequences[i]);
             }
+            appendAll(batch, k);
+            newHead = wasEmpty || less(headDeadline(), headSequence(), headDeadline, headSequence);
             if (newHead) {
                 leader = null; // a new head: whoever waits for the old one must look again
             }
@@ -160,18 +162,35 @@ final class ReadyQueue {
         }
     }
 
-    /** Appends a sorted batch that is not before the run's tail; the caller has made room. */
-    private void appendAll(HandOverBatch batch) {
-        int n = batch.size;
+    /** The index of the first entry of a sorted batch that is not before (deadline, sequence), or its size. */
+    private static int firstNotBefore(HandOverBatch batch, long deadline, int sequence) {
+        int lo = 0, hi = batch.size;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (less(batch.deadlines[mid], batch.sequences[mid], deadline, sequence)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * Appends a sorted batch from index {@code k} on, which is not before the run's tail; the caller has made
+     * room.
+     */
+    private void appendAll(HandOverBatch batch, int k) {
+        int n = batch.size - k;
         int mask = run.length - 1;
         int from = (runHead + runSize) & mask;
         int first = Math.min(n, run.length - from); // up to the end of the ring, then from 0
-        System.arraycopy(batch.entries, 0, run, from, first);
-        System.arraycopy(batch.deadlines, 0, runDeadlines, from, first);
-        System.arraycopy(batch.sequences, 0, runSequences, from, first);
-        System.arraycopy(batch.entries, first, run, 0, n - first);
-        System.arraycopy(batch.deadlines, first, runDeadlines, 0, n - first);
-        System.arraycopy(batch.sequences, first, runSequences, 0, n - first);
+        System.arraycopy(batch.entries, k, run, from, first);
+        System.arraycopy(batch.deadlines, k, runDeadlines, from, first);
+        System.arraycopy(batch.sequences, k, runSequences, from, first);
+        System.arraycopy(batch.entries, k + first, run, 0, n - first);
+        System.arraycopy(batch.deadlines, k + first, runDeadlines, 0, n - first);
+        System.arraycopy(batch.sequences, k + first, runSequences, 0, n - first);
         runSize += n;
     }
 
@@ -245,6 +264,11 @@ final class ReadyQueue {
     /** The head's deadline as copied in; the queue must not be empty. */
     private long headDeadline() {
         return headInRun() ? runDeadlines[runHead] : deadlines[0];
+    }
+
+    /** The head's sequence as copied in; the queue must not be empty. */
+    private int headSequence() {
+        return headInRun() ? runSequences[runHead] : sequences[0];
     }
 
     private QueueEntry pollLocked() {
