@@ -17,8 +17,9 @@ final class HandOverBatch {
      * handed-over entry (poll it from the wheel, tryUnfile CAS, copy its keys) is done here, before the lock, so
      * a worker whose task is due never waits behind it. Under the lock the batch costs one capacity check and,
      * for the usual batch that starts at or after the run's tail (the wheel hands deadlines over in order, each
-     * batch later than the one before), a copy of three arrays; any other batch goes entry by entry into the
-     * heap (after the lock-holder has made room, so nothing allocates half-way).
+     * batch later than the one before), a copy of three arrays. Entries before the run's tail (read late by the
+     * tick thread, due before what it handed over last) go into the heap one by one, and the rest of the batch
+     * is still copied (the room for all of it is made first, so nothing allocates half-way).
      *
      * Between tryUnfile and the splice an entry is QUEUED and in neither the wheel nor the ready queue. Nothing
      * looks for it there meanwhile: the wheel and a Snapshot are the tick thread's own, and a canceller that

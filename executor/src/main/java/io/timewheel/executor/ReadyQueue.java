@@ -64,6 +64,8 @@ final class ReadyQueue {
      * mix arrives; in-order arrivals cost an append and a pop instead of a sift each way: with thousands
      * of entries within the horizon a sift is ~13 levels of unpredictable branches and reference stores,
      * most of a worker's time per task when a million timers fall due in a second (JFR, ExpiryBenchmark).
+     * A batch from the tick thread (pushBatch) is split at the run's tail: the entries before it go into the
+     * heap, the rest is copied onto the run in one go.
      * Everything said of the heap above holds for the run: copies of deadline and sequence, stale copies
      * and entries that left the queue dropped when they come to the head.
      */
