@@ -238,10 +238,6 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     // =============================================================================================
     // Scheduling
 
-    long nanoTime() {
-        return clock.nanoTime();
-    }
-
     long triggerTime(long delayNanos) {
         return clock.nanoTime() + Math.min(delayNanos, MAX_NANOS);
     }
