@@ -17,8 +17,6 @@ public abstract class TimerEntry {
     static final int EXPIRED = -2;
     /** {@link #location}: in a {@link StripedInbox}, offered and not yet handed out or retracted. */
     static final int IN_INBOX = -3;
-    /** {@link #location}: as {@link #IN_INBOX}, offered without a deadline ({@link StripedInbox#offerUntimed}). */
-    static final int IN_INBOX_UNTIMED = -4;
 
     /** Exact deadline, in {@link System#nanoTime()} units. Owner writes while detached; wheel reads. */
     long deadline;
@@ -28,8 +26,9 @@ public abstract class TimerEntry {
      */
     int sequence;
     /**
-     * Where the entry is: {@code level * 64 + slot}, {@link #EXPIRED}, {@link #IN_INBOX}, {@link #IN_INBOX_UNTIMED} or {@link #DETACHED}.
-     * Wheel thread; written by a {@link StripedInbox}'s producer before it publishes the entry.
+     * Where the entry is: {@code level * 64 + slot}, {@link #EXPIRED}, {@link #IN_INBOX} or {@link #DETACHED}.
+     * Wheel thread; written by a {@link StripedInbox}'s producer before it publishes the entry, and by one
+     * that retracts it.
      */
     int location = DETACHED;
     /**
@@ -93,6 +92,6 @@ public abstract class TimerEntry {
      * actions are what tell the wheel thread about the entry).
      */
     public final boolean isInInbox() {
-        return location == IN_INBOX || location == IN_INBOX_UNTIMED;
+        return location == IN_INBOX;
     }
 }

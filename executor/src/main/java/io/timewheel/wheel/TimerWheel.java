@@ -224,7 +224,7 @@ public final class TimerWheel<E extends TimerEntry> {
      */
     public boolean remove(E entry) {
         int location = entry.location;
-        if (location == TimerEntry.DETACHED || location <= TimerEntry.IN_INBOX) {
+        if (location == TimerEntry.DETACHED || location == TimerEntry.IN_INBOX) {
             return false;
         }
         if (location == TimerEntry.EXPIRED) {
