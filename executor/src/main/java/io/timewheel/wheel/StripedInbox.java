@@ -8,7 +8,8 @@ import java.lang.invoke.VarHandle;
  * striped so that producer threads share no cache line: each thread pushes onto the stack of its stripe
  * (picked by thread id; threads may share one), and a thread can take back the last entry offered on its
  * stripe while the consumer has not yet detached it ({@link #retract}), so a timer that is scheduled and
- * cancelled at once never reaches the consumer. Intrusive, as {@link TimerInbox}: the entry's own link is the node.
+ * cancelled at once never reaches the consumer. Intrusive: the entry's own link is the node, so an offer
+ * allocates nothing.
  *
  * <p>Unordered: the consumer may receive an entry before one offered earlier by another thread. A wheel
  * fed from it keeps creation order for equal deadlines with sequences given at construction

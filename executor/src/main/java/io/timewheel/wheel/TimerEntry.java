@@ -5,9 +5,9 @@ package io.timewheel.wheel;
  * node and its own O(1) cancel handle: no second allocation per timer, no search on removal.
  *
  * <p>Threading: the deadline is written by the entry's owner while the entry is in no wheel and no inbox,
- * and published to the wheel's thread by whatever hands the entry over (a {@link TimerInbox}, a lock).
- * Every other field belongs to the thread that owns the wheel holding the entry; {@link #deadline()} may
- * be read from any thread.
+ * and published to the wheel's thread by whatever hands the entry over (a {@link StripedInbox}, a lock).
+ * Every other field belongs to the thread that owns the wheel holding the entry (and, while the entry is
+ * offered, to its inbox); {@link #deadline()} may be read from any thread.
  */
 public abstract class TimerEntry {
 
@@ -32,8 +32,8 @@ public abstract class TimerEntry {
      */
     int location = DETACHED;
     /**
-     * Doubly-linked slot list. Wheel thread; {@code next} is also the {@link TimerInbox} or
-     * {@link StripedInbox} link while queued there.
+     * Doubly-linked slot list. Wheel thread; {@code next} is also the {@link StripedInbox} link while the
+     * entry is offered there.
      */
     TimerEntry prev, next;
 
