@@ -14,10 +14,13 @@ final class DecoratedEntry extends QueueEntry {
      * Implementation notes
      *
      * We cannot observe a foreign task's cancellation, so, as on STPE, a cancelled decorated task stays
-     * queued until it is due (a worker then runs it, and its own run() does nothing) or until purge().
+     * queued until it is due (a worker then calls its run(), which for a cancelled future does nothing) or
+     * until purge() or shutdown removes it.
      *
      * left: 0 while queued, 1 once taken or removed; any thread, via CAS. The holder is never re-queued:
-     * a periodic decorated task gets a new holder for each run.
+     * a periodic decorated task gets a new holder for each run. Whether the tick thread filed the holder is
+     * not recorded (tryFile and tryUnfile only read left), so tryRemove answers REMOVED_FILED and every
+     * removal sends an Unlink (QueueEntry's notes).
      */
 
     /** What decorateTask returned. Immutable. */

@@ -12,14 +12,21 @@ final class PeriodicTask<V> extends ScheduledTask<V> {
      * A run is one claim (IDLE, QUEUED, FILED or TAKEN to RUNNING), one call of the body and, if it
      * completed normally and nobody cancelled meanwhile, a re-arm: the next time is computed (fixed rate:
      * previous time + period, so there is no drift; fixed delay: now + delay, measured from the end of the
-     * run), then RUNNING to QUEUED (IDLE when a decorator's holder is queued instead) and back into the queue
+     * run), then, if the run state lets it run again (else it is cancelled), RUNNING to QUEUED (IDLE when a
+     * decorator's holder is queued instead) and back into the queue
      * (WheelScheduledExecutorService.reExecutePeriodic). Runs never overlap because only one thread can
      * hold RUNNING, and each run happens-before the next through the queue hand-off.
      *
-     * time: the current scheduled time. Written by the thread that re-arms (while the task is out of the
-     * wheel and the ready heap, before the hand-off that publishes it), read by getDelay from any thread;
-     * the deadline the wheel and the ready heap order by is copied from it (refreshDeadline) by whoever
-     * places the task, so it never changes while the task sits in either.
+     * time: the current scheduled time, what nextDeadline() returns. Written (after construction) only by
+     * the thread running the task, before the re-arm CAS that publishes it; read from any thread (getDelay,
+     * compareTo, TaskQueue, ReadyQueue's check of its head). The deadline the wheel and the ready heap order
+     * by is a copy of it (deadline(), refreshed by whoever places the task), so time can change while a copy
+     * under the old time waits in either. After a worker's run (claimed from TAKEN) the worker had popped it
+     * from the ready heap, and it goes back through TaskQueue.dispatch. After a direct run
+     * (someone called run() while it was queued, or after removing it) it may still be filed in the wheel,
+     * or have a stale copy in the ready heap: the tick thread takes it out of the wheel before filing it
+     * again (TaskQueue.refileOnTick), and the ready heap drops a head whose nextDeadline() is not the
+     * deadline it copied (ReadyQueue's notes), so the stale copy never runs it early.
      * outerTask: what decorateTask returned for this task; that object is what is re-queued.
      */
 

@@ -4,8 +4,8 @@ import io.timewheel.wheel.TimerEntry;
 
 /**
  * An entry of a {@link TaskQueue}: one of our own tasks, or the holder of a task that {@code decorateTask}
- * replaced by an object of another class. The entry is the wheel node, so scheduling allocates nothing
- * beyond the task. Any thread, except where a method says otherwise.
+ * replaced by an object of another class. The entry is the wheel node, so scheduling one of our own tasks
+ * allocates nothing beyond the task. Any thread, except where a method says otherwise.
  */
 abstract class QueueEntry extends TimerEntry {
     /*
@@ -14,12 +14,17 @@ abstract class QueueEntry extends TimerEntry {
      * The queue is three places: the tick thread's inbox, the queue's wheel (tick thread only) and its ready
      * heap. Which one holds an entry is an implementation detail; whether the entry is still queued is one
      * atomic fact owned by the entry (isQueued / tryTake / tryRemove), so leaving the queue happens exactly
-     * once whoever does it: a worker taking it, remove(), shutdownNow(), a cancel. Whoever makes an entry
-     * leave the queue uncounts it (TaskQueue.dequeued). The tick thread keeps an entry in the wheel only
-     * while it is still queued; it drops the others when it next touches them or when an Unlink command
-     * arrives. An entry knows whether the tick thread has filed it in the wheel (tryFile / tryUnfile), so
-     * only the removal of a filed entry sends an Unlink: an entry that leaves the queue before the tick
-     * thread read it from the inbox costs the tick thread nothing.
+     * once whoever does it: a worker taking it, remove(), shutdownNow(), a cancel, a direct run. Whoever
+     * makes an entry leave the queue uncounts it (TaskQueue.dequeued). The tick thread drops an entry that
+     * left the queue from the wheel when an Unlink command for it arrives, when it comes due (tryUnfile
+     * fails) or when a snapshot finds it.
+     *
+     * Unlink. A ScheduledTask knows whether the tick thread has filed it in the wheel (its FILED state, set
+     * by tryFile, cleared by tryUnfile), so only the removal or cancel of a filed one sends an Unlink (a
+     * direct run sends none); one that leaves the queue before the tick thread read it from the inbox costs
+     * it no command (it is retracted, or dropped when read: tryFile fails). A DecoratedEntry does not record
+     * filing: every removal of one sends an Unlink (tryRemove answers REMOVED_FILED), which does nothing if
+     * the entry is not in the wheel when the tick thread runs it.
      */
 
     /** The queue this entry is in. Immutable. */
@@ -76,7 +81,10 @@ abstract class QueueEntry extends TimerEntry {
         return deadline();
     }
 
-    /** Called by the tick thread before it adds the entry to a wheel, so the wheel reads a fresh deadline. */
+    /**
+     * Called by whoever places the entry (the tick thread before it adds it to the wheel, a producer before it
+     * pushes it to the ready queue), so the wheel or the ready queue reads a fresh deadline.
+     */
     final void refreshDeadline() {
         long next = nextDeadline();
         if (next != deadline()) {

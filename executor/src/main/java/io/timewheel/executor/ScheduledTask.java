@@ -14,10 +14,12 @@ import java.util.concurrent.locks.LockSupport;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 /**
- * A one-shot scheduled task: the future the caller holds, the runnable a worker runs, and the queue entry
- * (so the wheel node), in one object. Cancel from any thread is one CAS plus, if the tick thread had filed
- * the task in the wheel, an Unlink command: O(1), lock-free, and the task's memory is reclaimed as soon as
- * the tick thread reads the command, whatever the remove-on-cancel policy. Any thread.
+ * A scheduled task: the future the caller holds, the runnable a worker runs, and the queue entry (so the
+ * wheel node), in one object. This class runs a one-shot task and is the base of {@link PeriodicTask}.
+ * Cancel from any thread is one CAS plus, if the tick thread had filed the task in the wheel, an Unlink
+ * command (else an attempt to retract it from the tick thread's inbox): O(1), lock-free while the executor
+ * runs, and, if the task was filed, the wheel lets it go as soon as the tick thread reads the command,
+ * whatever the remove-on-cancel policy. Any thread.
  */
 class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> {
     /*
@@ -44,11 +46,15 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
      *   RUNNING -> COMPLETING -> NORMAL | EXCEPTIONAL
      *   RUNNING -> CANCELLED | INTERRUPTING -> INTERRUPTED
      *   RUNNING -> QUEUED | IDLE                (periodic re-arm, see PeriodicTask; IDLE when decorated)
-     * QUEUED and FILED are "in the queue". The thread that puts the task into QUEUED has counted it in its
-     * queue first (TaskQueue.add/readd); the thread whose CAS takes it out of QUEUED or FILED uncounts it
-     * (TaskQueue.dequeued), and only if it was FILED asks the tick thread to unlink it from the wheel (a task
-     * that leaves the queue while still QUEUED needs no command: in the inbox, the tick thread's QUEUED to
-     * FILED CAS fails and it drops the task; in the ready heap, a worker pops and skips it).
+     * QUEUED and FILED are "in the queue". The thread that puts the task into the queue (IDLE or RUNNING to
+     * QUEUED) has counted it in its queue first (TaskQueue.add/readd); the thread whose CAS takes it out of
+     * the queue (QUEUED or FILED to any state but those) uncounts it (TaskQueue.dequeued). A cancel or
+     * removal that takes it out of FILED asks the tick thread to unlink it from the wheel; one that takes
+     * it out of QUEUED needs no command (in the inbox, it is retracted if on top of the caller's stripe,
+     * else the tick thread's tryFile fails and it drops the task; in the ready heap, a worker pops and skips
+     * it). A direct run (claimForRun) sends no command: a one-shot task taken out of FILED stays in the
+     * wheel until it comes due (tryUnfile fails: the tick thread drops it) or a snapshot finds it; a
+     * periodic one that is re-armed is re-filed (TaskQueue.readd).
      *
      * outcome: the runner thread while RUNNING (published before the runner re-checks the state, so a
      * cancel(true) either sees the thread or the runner sees the cancel and never calls the task), then

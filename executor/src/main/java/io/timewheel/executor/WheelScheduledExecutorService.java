@@ -19,10 +19,16 @@ import java.util.concurrent.TimeUnit;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 /**
- * A {@link ScheduledThreadPoolExecutor} that keeps its delayed tasks in a hashed hierarchical timing wheel:
- * schedule and cancel are O(1) and lock-free, cancelled tasks are reclaimed at once whatever the
- * remove-on-cancel policy, and the contract is STPE's, all of it: every constructor, method, exception,
- * policy and hook behaves as STPE documents (see the README for the known differences).
+ * A {@link ScheduledThreadPoolExecutor} that keeps its delayed tasks in a hashed hierarchical timing wheel,
+ * owned by a tick thread. Scheduling a task due more than about 8 ms ahead is O(1) and, once the pool has
+ * started its threads, takes no lock: the task goes to the tick thread through a lock-free inbox. A task due
+ * sooner may go straight to the workers' ready queue, under its lock, as every task does on STPE. Cancelling
+ * a queued task of this executor is O(1) and, while the executor runs, lock-free; whatever the
+ * remove-on-cancel policy, the task leaves the queue ({@code getQueue()}) at once, and if it waits in the
+ * wheel, the tick thread drops it from there when it next reads its inbox. A task that {@code decorateTask}
+ * replaced by an object of another class stays queued when cancelled, until it is due or purged, as on
+ * STPE. The contract is STPE's, all of it: every constructor, method, exception, policy and hook behaves as
+ * STPE documents (see the README for the known differences).
  *
  * <p>Thread safety: every public method may be called from any thread, as on STPE.
  */
@@ -38,14 +44,31 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * machinery, which never starts a thread. Methods that only read or store configuration, invokeAll,
      * invokeAny, close and the hooks are inherited as they are.
      *
-     * As in the JDK, three classes share the work (one package; package-private access holds it together):
-     *   this class   STPE's role: constructors, schedule*, execute and submit, delayedExecute,
-     *                reExecutePeriodic, the shutdown policies (onShutdown), remove, purge, getQueue, and the
-     *                configuration setters, which store and then tell the pool.
-     *   WorkerPool   ThreadPoolExecutor's role: run state, workers, getTask, termination, the counters.
-     *   TaskQueue    DelayedWorkQueue's role: the queued count, where each task waits (the tick thread's
-     *                wheel, or the ready heap), remove, contains, collect. The tick thread (TickThread)
-     *                serves a list of task queues and touches nothing else of an executor.
+     * The JDK's three roles, and the classes that share them (one package; package-private access holds it
+     * together):
+     *   this class      STPE's role: constructors, schedule*, execute and submit, delayedExecute,
+     *                   reExecutePeriodic, the shutdown policies (onShutdown), remove, purge, getQueue, and
+     *                   the configuration setters, which store and then tell the pool.
+     *   WorkerPool      ThreadPoolExecutor's role: run state, workers, getTask, termination, the counters.
+     *   TaskQueue       DelayedWorkQueue's role: the queued count, where each task waits (the tick thread's
+     *                   wheel, or the ready queue), remove, contains, collect. It holds:
+     *     ReadyQueue    the near term, tasks due within HORIZON_NANOS (8.4 ms), sorted under a private lock;
+     *                   the workers make the last, exact wait there, as on STPE;
+     *     QueuedCount   the striped count of queued tasks (size, and the "empty" termination decides on);
+     *     Sequencer     (static methods over counters TaskQueue holds) the numbers that break ties between
+     *                   equal deadlines.
+     *   TickThread      the thread that owns the wheels of the queues it serves (one for the JVM by default):
+     *                   it files the tasks and runs the commands that producers offer through its
+     *                   StripedInbox, hands due tasks to each queue's ReadyQueue, and touches nothing else of
+     *                   an executor. ParkGate decides when it sleeps and when a producer wakes it.
+     *   QueueEntry      what a queue holds (the wheel node): ScheduledTask, one object that is the future,
+     *                   the runnable and the entry of a one-shot task, and the base of PeriodicTask; and
+     *                   DecoratedEntry, the holder of a task that decorateTask replaced by another class.
+     *   QueueView       what getQueue() returns: a BlockingQueue view of the TaskQueue.
+     *   NanoClock       the time source (System.nanoTime, or a manual clock in tests).
+     * The wheel package holds what knows nothing of executors: TimerWheel (single-threaded, clock-free; it
+     * sorts its batches with BatchSort and KeySort), TimerEntry (its node, which QueueEntry extends) and
+     * StripedInbox (the lock-free hand-off from any thread to the wheel's owner).
      * Data flows one way: this class -> TaskQueue -> (TickThread -> wheel ->) ReadyQueue -> WorkerPool's
      * workers, which run the task and, for a periodic one, come back here (reExecutePeriodic).
      *
@@ -55,11 +78,11 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * getThreadFactory() as TPE's Worker does; canRunInCurrentRunState calls isShutdown() and onShutdown
      * calls the policy getters virtually, as STPE does.
      *
-     * Delays are capped at MAX_NANOS, as the JDK does since 9 (DelayScheduler) and in triggerTime, so that
-     * deadline differences never overflow.
+     * Delays are capped at MAX_NANOS, as JDK 25's STPE does in triggerTime (JDK 17's adjusts huge delays in
+     * overflowFree instead), so that deadline differences never overflow.
      */
 
-    /** Delays are capped at 2^62 ns (146 years), as the JDK does, so deadline differences never overflow. */
+    /** Delays are capped at 2^62 ns (146 years), as JDK 25's STPE does, so deadline differences never overflow. */
     private static final long MAX_NANOS = (Long.MAX_VALUE >>> 1) - 1;
 
     /** The time source. Immutable. */
@@ -214,10 +237,6 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     // =============================================================================================
     // Scheduling
-
-    long nanoTime() {
-        return clock.nanoTime();
-    }
 
     long triggerTime(long delayNanos) {
         return clock.nanoTime() + Math.min(delayNanos, MAX_NANOS);
@@ -377,8 +396,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     }
 
     /**
-     * A queued task of ours was cancelled: if the tick thread had filed it, its memory goes now, not at its
-     * deadline, whatever the remove-on-cancel policy; after shutdown, termination may be waiting for it.
+     * A queued task of ours was cancelled (it has left the queue): the queue drops it from where it waits
+     * (TaskQueue.left: an Unlink command if the tick thread had filed it, else a retract from the inbox),
+     * whatever the remove-on-cancel policy; after shutdown, termination may be waiting for it.
      */
     void cancelled(QueueEntry task, boolean wasFiled) {
         queue.left(task, wasFiled);

@@ -12,7 +12,7 @@ final class BatchSort {
      * A batch is sorted as an array: the wheel gathers its entries once into entries(), with their deadlines
      * relative to the wheel's time in keys(); each key becomes (deadline - lowest) << INDEX_BITS | position
      * and the keys are sorted as primitives (KeySort: an LSD radix sort over the deadline bits when the batch
-     * has RADIX_MIN entries or more and spans at most 2^RADIX_MAX_BITS ns, one slot's deadlines usually
+     * has RADIX_MIN entries or more and spans less than 2^RADIX_MAX_BITS ns, one slot's deadlines usually
      * spanning a tick, else quicksort), so the sort compares longs in one array instead of chasing links
      * from entry to entry. Runs of equal deadlines are then put in sequence order, and the entries relinked
      * in key order. A batch too large or too wide in time for the key is merge sorted on its links instead.
@@ -22,7 +22,7 @@ final class BatchSort {
      * wrap-around (compare).
      */
 
-    /** Batches this large or larger whose deadlines span at most RADIX_MAX_BITS are radix sorted. */
+    /** Batches this large or larger whose deadlines span less than 2^RADIX_MAX_BITS ns are radix sorted. */
     private static final int RADIX_MIN = 128;
     private static final int RADIX_MAX_BITS = 32;
     /** Bits of a sort key that hold the entry's position: up to 2^22 - 1 entries per key sort. */
@@ -71,7 +71,7 @@ final class BatchSort {
      * <p>Through primitive keys: key = (deadline relative to the lowest) << INDEX_BITS | position, sorted in
      * place, so the sort compares longs in one array instead of chasing links from entry to entry; runs of
      * equal deadlines are then put in sequence order. A batch too large or too wide in time for the key
-     * (more than 2^22 entries, or deadlines more than 2^41 ns apart) is merge sorted on its links instead.
+     * (2^22 entries or more, or deadlines 2^41 ns or more apart) is merge sorted on its links instead.
      */
     TimerEntry sort(int n, long time) {
         TimerEntry[] entries = this.entries;

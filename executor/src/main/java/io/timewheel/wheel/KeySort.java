@@ -10,7 +10,7 @@ final class KeySort {
     private KeySort() {
     }
 
-    /** Sorts keys[from..to] in place: quicksort (median of three), insertion sort below 24 elements. */
+    /** Sorts keys[from..to] in place: quicksort (median of three), insertion sort for 24 elements or fewer. */
     static void sort(long[] a, int from, int to) {
         while (to - from >= 24) {
             int mid = (from + to) >>> 1;

@@ -5,10 +5,11 @@ import java.lang.invoke.VarHandle;
 
 /**
  * A lock-free multi-producer, single-consumer bag of entries on their way to the thread that owns a wheel,
- * striped so that producer threads share no cache line: each thread pushes onto a stack of its own
- * (picked by thread id), and the thread that offered an entry last can take it back while the consumer has
- * not yet detached it ({@link #retract}), so a timer that is scheduled and cancelled at once never reaches
- * the consumer. Intrusive, as {@link TimerInbox}: the entry's own link is the node.
+ * striped so that producer threads share no cache line: each thread pushes onto the stack of its stripe
+ * (picked by thread id; threads may share one), and a thread can take back the last entry offered on its
+ * stripe while the consumer has not yet detached it ({@link #retract}), so a timer that is scheduled and
+ * cancelled at once never reaches the consumer. Intrusive: the entry's own link is the node, so an offer
+ * allocates nothing.
  *
  * <p>Unordered: the consumer may receive an entry before one offered earlier by another thread. A wheel
  * fed from it keeps creation order for equal deadlines with sequences given at construction
@@ -16,8 +17,9 @@ import java.lang.invoke.VarHandle;
  * to know about order, {@link #detachAll} gives it: after it returns, everything offered before it
  * started is detached (handed out or waiting in the consumer's chain).
  *
- * <p>Threading: {@link #offer} and {@link #retract} from any thread; every other method from the one
- * consumer thread only. An entry may be in at most one inbox or wheel at a time.
+ * <p>Threading: {@link #offer}, {@link #offerUntimed}, {@link #retract} and {@link #stripe} from any thread;
+ * every other method from the one consumer thread only. An entry may be in at most one inbox or wheel at a
+ * time.
  */
 public final class StripedInbox {
     /*
@@ -30,21 +32,19 @@ public final class StripedInbox {
      *
      * Detach. The consumer takes a whole stripe with one getAndSet(null) (after a volatile read finds it
      * non-empty), reverses it into offer order and appends it to its chain: consumer-only state, handed out
-     * by poll in chain order. So the entries of one stripe come out in the order they were offered. While it
-     * links, it notes the lowest deadline of the timed entries in the chain (chainLow, kept until the chain
-     * is empty): a consumer that orders by deadline and files the chain in several steps needs it, since a
-     * waiting entry of one stripe may have been offered before one already handed out from another. Untimed
-     * entries (messages) do not count.
+     * by poll in chain order. So the entries of one stripe come out in the order they were offered. It
+     * notes which stripes it took entries from (lastDetachedStripes), for a consumer that must know whether
+     * an entry it has not read yet may have been offered before one it has read.
      *
      * Retract. A thread takes back its stripe's top if it is the entry: CAS top from the entry to the entry's
      * next. The next it read is still the stripe's next entry when the CAS succeeds: the top was the entry
      * throughout (a detach in between would have changed it, and the entry is not offered again while
      * it can be retracted: the caller's precondition), so nothing was pushed on it or taken below it. An entry
-     * that is not on top (the thread offered another since, or it is another thread's) stays: the consumer
+     * that is not on top (its stripe received another since, or it is on another stripe) stays: the consumer
      * receives it and finds it no longer wanted.
      *
-     * location. offer sets the entry's location to IN_INBOX (offerUntimed: IN_INBOX_UNTIMED) before it
-     * publishes it; poll and retract reset it to DETACHED. So the consumer can tell an entry that is still in the inbox (TimerEntry.isInInbox)
+     * location. offer sets the entry's location to IN_INBOX before it publishes it; poll and retract reset
+     * it to DETACHED. So the consumer can tell an entry that is still in the inbox (TimerEntry.isInInbox)
      * from one it holds, for an entry whose offer it has learnt of.
      *
      * Publication: everything written to an entry before offer is visible to the consumer after the
@@ -64,20 +64,17 @@ public final class StripedInbox {
 
     /** Detached entries not yet handed out, linked by next. Consumer only. */
     private TimerEntry chain;
-    /** A time at or before the deadline of every timed entry in chain. Consumer only; meaningful while chainTimed. */
-    private long chainLow;
-    /** Whether chain held a timed entry since it was last empty. Consumer only. */
-    private boolean chainTimed;
     /** The last entry of chain. Consumer only. */
     private TimerEntry chainTail;
     /** See lastDetachedStripes. Consumer only. */
     private long lastDetached;
 
     /**
-     * An inbox with 2 to 4 stripes per available processor, 16 to 64 stripes. Threads pick a stripe by id, so
-     * two busy threads share one with a chance of one in the stripe count: with 4 stripes (2 CPUs, before)
-     * two producers whose ids were equal mod 4 ran at 8-20 instead of 25-29 Mops/s (schedule+cancel); 16 make
-     * that one chance in 16 (2 KB of tops at most 8 KB, one inbox per tick thread).
+     * An inbox with twice as many stripes as available processors, rounded up to a power of two, and at least
+     * 16, at most 64: 16 up to 8 processors, 32 up to 16, else 64. Threads pick a stripe by id, so two busy
+     * threads share one with a chance of one in the stripe count: with 4 stripes (2 CPUs, before) two
+     * producers whose ids were equal mod 4 ran at 8-20 instead of 25-29 Mops/s (schedule+cancel); 16 make that
+     * one chance in 16 (2 KB of tops, at most 8 KB, with compressed references; one inbox per tick thread).
      */
     public StripedInbox() {
         this(defaultStripes());
@@ -112,11 +109,6 @@ public final class StripedInbox {
         return (int) Thread.currentThread().getId() & mask;
     }
 
-    /** The number of stripes. */
-    public int stripes() {
-        return mask + 1;
-    }
-
     // ---------------------------------------------------------------------------------------------
     // Producers: any thread
 
@@ -125,19 +117,7 @@ public final class StripedInbox {
      * this call is visible to the consumer that receives it.
      */
     public void offer(TimerEntry entry) {
-        push(entry, TimerEntry.IN_INBOX);
-    }
-
-    /**
-     * Adds an entry whose deadline means nothing (a message rather than a timer): it does not count in
-     * {@link #detachedLow}. Otherwise as {@link #offer}.
-     */
-    public void offerUntimed(TimerEntry entry) {
-        push(entry, TimerEntry.IN_INBOX_UNTIMED);
-    }
-
-    private void push(TimerEntry entry, int location) {
-        entry.location = location;
+        entry.location = TimerEntry.IN_INBOX;
         TimerEntry[] t = tops;
         int i = top();
         for (;;) {
@@ -147,6 +127,14 @@ public final class StripedInbox {
                 return;
             }
         }
+    }
+
+    /**
+     * Adds an entry whose deadline means nothing (a message rather than a timer), exactly as {@link #offer}
+     * does: the inbox never reads deadlines.
+     */
+    public void offerUntimed(TimerEntry entry) {
+        offer(entry);
     }
 
     /**
@@ -192,22 +180,16 @@ public final class StripedInbox {
             if (top == null) {
                 continue; // retracted meanwhile
             }
-            // reverse the stack into offer order, noting the lowest deadline of its timed entries
-            boolean timed = false;
-            long low = 0;
+            // reverse the stack into offer order
             TimerEntry first = null;
             TimerEntry last = top;
             for (TimerEntry e = top, below; e != null; e = below) {
                 below = e.next;
                 e.next = first;
                 first = e;
-                if (e.location == TimerEntry.IN_INBOX && (!timed || e.deadline - low < 0)) {
-                    low = e.deadline;
-                    timed = true;
-                }
                 detached++;
             }
-            append(first, last, timed, low);
+            append(first, last);
             int stripe = i / PAD - 1;
             stripesDetached |= stripe < 64 ? 1L << stripe : -1L;
         }
@@ -223,17 +205,11 @@ public final class StripedInbox {
         return lastDetached;
     }
 
-    private void append(TimerEntry first, TimerEntry last, boolean timed, long low) {
+    private void append(TimerEntry first, TimerEntry last) {
         if (chain == null) {
             chain = first;
-            chainTimed = timed;
-            chainLow = low;
         } else {
             chainTail.next = first;
-            if (timed && (!chainTimed || low - chainLow < 0)) {
-                chainLow = low;
-            }
-            chainTimed |= timed;
         }
         chainTail = last;
     }
@@ -260,19 +236,6 @@ public final class StripedInbox {
     /** Whether detached entries wait to be handed out by {@link #poll}. Consumer only. */
     public boolean hasDetached() {
         return chain != null;
-    }
-
-    /** Whether detached entries offered with {@link #offer} may wait: {@link #detachedLow} means something. Consumer only. */
-    public boolean hasDetachedTimed() {
-        return chain != null && chainTimed;
-    }
-
-    /**
-     * A time at or before the deadline (as it was when offered) of every detached entry offered with
-     * {@link #offer} and not yet handed out. Consumer only, while {@link #hasDetachedTimed()}.
-     */
-    public long detachedLow() {
-        return chainLow;
     }
 
     /** Whether no entry is detached or offered and not retracted. Consumer only. */

@@ -5,9 +5,9 @@ package io.timewheel.wheel;
  * node and its own O(1) cancel handle: no second allocation per timer, no search on removal.
  *
  * <p>Threading: the deadline is written by the entry's owner while the entry is in no wheel and no inbox,
- * and published to the wheel's thread by whatever hands the entry over (a {@link TimerInbox}, a lock).
- * Every other field belongs to the thread that owns the wheel holding the entry; {@link #deadline()} may
- * be read from any thread.
+ * and published to the wheel's thread by whatever hands the entry over (a {@link StripedInbox}, a lock).
+ * Every other field belongs to the thread that owns the wheel holding the entry (and, while the entry is
+ * offered, to its inbox); {@link #deadline()} may be read from any thread.
  */
 public abstract class TimerEntry {
 
@@ -17,8 +17,6 @@ public abstract class TimerEntry {
     static final int EXPIRED = -2;
     /** {@link #location}: in a {@link StripedInbox}, offered and not yet handed out or retracted. */
     static final int IN_INBOX = -3;
-    /** {@link #location}: as {@link #IN_INBOX}, offered without a deadline ({@link StripedInbox#offerUntimed}). */
-    static final int IN_INBOX_UNTIMED = -4;
 
     /** Exact deadline, in {@link System#nanoTime()} units. Owner writes while detached; wheel reads. */
     long deadline;
@@ -28,13 +26,14 @@ public abstract class TimerEntry {
      */
     int sequence;
     /**
-     * Where the entry is: {@code level * 64 + slot}, {@link #EXPIRED}, {@link #IN_INBOX}, {@link #IN_INBOX_UNTIMED} or {@link #DETACHED}.
-     * Wheel thread; written by a {@link StripedInbox}'s producer before it publishes the entry.
+     * Where the entry is: {@code level * 64 + slot}, {@link #EXPIRED}, {@link #IN_INBOX} or {@link #DETACHED}.
+     * Wheel thread; written by a {@link StripedInbox}'s producer before it publishes the entry, and by one
+     * that retracts it.
      */
     int location = DETACHED;
     /**
-     * Doubly-linked slot list. Wheel thread; {@code next} is also the {@link TimerInbox} or
-     * {@link StripedInbox} link while queued there.
+     * Doubly-linked slot list. Wheel thread; {@code next} is also the {@link StripedInbox} link while the
+     * entry is offered there.
      */
     TimerEntry prev, next;
 
@@ -93,6 +92,6 @@ public abstract class TimerEntry {
      * actions are what tell the wheel thread about the entry).
      */
     public final boolean isInInbox() {
-        return location == IN_INBOX || location == IN_INBOX_UNTIMED;
+        return location == IN_INBOX;
     }
 }

@@ -7,7 +7,7 @@ import java.util.function.Consumer;
  *
  * <p>Not thread safe: one thread owns a wheel and makes every call. The wheel never reads a clock: each
  * operation works against the time given to the last {@link #advance(long)}. It never locks, and allocates
- * only to grow its sort scratch to the largest batch found due at once (kept and reused after).
+ * only to grow its sort scratch to the largest batch it has sorted (kept and reused after).
  *
  * @param <E> the entry type
  */
@@ -187,9 +187,10 @@ public final class TimerWheel<E extends TimerEntry> {
     }
 
     /**
-     * Adds an entry with its current {@link TimerEntry#deadline()}, in O(1). Any deadline is accepted: one
-     * at or before the wheel's time is handed out by the next {@link #advance}; one up to
-     * {@code Long.MAX_VALUE} ns ahead waits for it.
+     * Adds an entry with its current {@link TimerEntry#deadline()}, in O(1), except that an entry not yet due
+     * that goes into the current level-0 slot (kept sorted) is linked there in order, walking from the slot's
+     * tail: O(1) when it is the latest there. Any deadline is accepted: one at or before the wheel's time is
+     * handed out by the next {@link #advance}; one up to {@code Long.MAX_VALUE} ns ahead waits for it.
      *
      * @throws IllegalStateException if the entry is already in a wheel
      */
@@ -224,7 +225,7 @@ public final class TimerWheel<E extends TimerEntry> {
      */
     public boolean remove(E entry) {
         int location = entry.location;
-        if (location == TimerEntry.DETACHED || location <= TimerEntry.IN_INBOX) {
+        if (location == TimerEntry.DETACHED || location == TimerEntry.IN_INBOX) {
             return false;
         }
         if (location == TimerEntry.EXPIRED) {

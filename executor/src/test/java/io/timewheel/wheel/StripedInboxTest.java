@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The striped inbox in front of the tick thread's wheels: every entry offered is handed out exactly once or
  * retracted, never both; retract takes back only the top of the caller's stripe before the consumer detaches
- * it; detachedLow bounds the timed entries detached and not handed out, with wrap-around comparisons.
+ * it; one stripe's entries come out in offer order.
  */
 class StripedInboxTest {
 
@@ -39,7 +39,6 @@ class StripedInboxTest {
     @Test
     void byDefault_atLeast16Stripes_soThreadsWithIdsFewerThan16ApartNeverShareOne() throws Exception {
         StripedInbox inbox = new StripedInbox();
-        assertTrue(inbox.stripes() >= 16, "stripes: " + inbox.stripes());
         // threads created one after another (a pool's workers) get ids close together: each its own stripe
         long[] ids = new long[16];
         int[] stripes = new int[16];
@@ -93,7 +92,6 @@ class StripedInboxTest {
         StripedInbox inbox = new StripedInbox(8);
         assertTrue(inbox.isEmpty());
         assertFalse(inbox.hasDetached());
-        assertFalse(inbox.hasDetachedTimed());
         assertNull(inbox.poll());
         assertEquals(0, inbox.detachAll());
         assertNull(inbox.poll());
@@ -357,14 +355,11 @@ class StripedInboxTest {
         inbox.offer(c);
         inbox.offer(d);
         assertEquals(2, inbox.detachAll());
-        assertTrue(inbox.hasDetachedTimed());
-        assertEquals(5, inbox.detachedLow());
         assertSame(a, inbox.poll());
         assertSame(b, inbox.poll());
         assertSame(c, inbox.poll());
         assertSame(d, inbox.poll());
         assertNull(inbox.poll());
-        assertFalse(inbox.hasDetachedTimed());
     }
 
     @Test
@@ -389,110 +384,6 @@ class StripedInboxTest {
             seen.add(((TestEntry) e).id);
         }
         assertEquals(Set.of(2, 3), seen);
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // detachedLow
-
-    @Test
-    void detachedLow_isTheLowestDeadlineOfTheTimedEntriesDetached_whateverTheOfferOrder() {
-        long[] timed = {50, 10, 30};
-        for (int[] order : permutations(3)) {
-            StripedInbox inbox = new StripedInbox(4);
-            inbox.offerUntimed(new TestEntry(100, 5)); // lower deadlines, but messages: ignored
-            for (int i : order) {
-                inbox.offer(new TestEntry(i, timed[i]));
-            }
-            inbox.offerUntimed(new TestEntry(101, -1_000));
-            assertFalse(inbox.hasDetachedTimed(), "nothing detached yet");
-            assertEquals(5, inbox.detachAll());
-            assertTrue(inbox.hasDetachedTimed());
-            assertEquals(10, inbox.detachedLow());
-        }
-    }
-
-    @Test
-    void detachedLow_ignoresUntimedEntries_andHasDetachedTimedIsFalseWithOnlyThose() {
-        StripedInbox inbox = new StripedInbox(4);
-        // a timed round first, so that a stale low would be visible later
-        inbox.offer(new TestEntry(0, 5));
-        inbox.detachAll();
-        assertEquals(5, inbox.detachedLow());
-        assertNotNull(inbox.poll());
-        assertFalse(inbox.hasDetachedTimed(), "all handed out");
-
-        inbox.offerUntimed(new TestEntry(1, 1));
-        inbox.offerUntimed(new TestEntry(2, -7));
-        assertEquals(2, inbox.detachAll());
-        assertTrue(inbox.hasDetached());
-        assertFalse(inbox.hasDetachedTimed(), "only untimed entries detached");
-
-        inbox.offer(new TestEntry(3, 500));
-        assertEquals(1, inbox.detachAll());
-        assertTrue(inbox.hasDetachedTimed());
-        assertEquals(500, inbox.detachedLow(), "the timed entry's deadline: not an untimed one's, not a stale one");
-        int n = 0;
-        while (inbox.poll() != null) {
-            n++;
-        }
-        assertEquals(3, n);
-        assertFalse(inbox.hasDetachedTimed());
-        assertFalse(inbox.hasDetached());
-    }
-
-    @Test
-    void detachedLow_acrossDetaches_isTheLowestStillDetached_andStartsAfreshOnceAllAreHandedOut() {
-        StripedInbox inbox = new StripedInbox(4);
-        inbox.offer(new TestEntry(1, 100));
-        inbox.detachAll();
-        assertEquals(100, inbox.detachedLow());
-        inbox.offer(new TestEntry(2, 40));
-        inbox.detachAll();
-        assertEquals(40, inbox.detachedLow(), "a lower deadline detached later");
-        inbox.offer(new TestEntry(3, 70));
-        inbox.detachAll();
-        assertEquals(40, inbox.detachedLow(), "a higher one does not raise it");
-
-        // while entries are handed out it stays at or before every deadline still detached
-        TimerEntry e;
-        List<Long> remaining = new ArrayList<>(List.of(100L, 40L, 70L));
-        while ((e = inbox.poll()) != null) {
-            remaining.remove((Long) e.deadline());
-            for (long d : remaining) {
-                assertTrue(inbox.hasDetachedTimed());
-                assertTrue(d - inbox.detachedLow() >= 0, "low " + inbox.detachedLow() + " after " + d);
-            }
-        }
-        assertFalse(inbox.hasDetachedTimed());
-
-        inbox.offer(new TestEntry(4, 1_000));
-        inbox.detachAll();
-        assertEquals(1_000, inbox.detachedLow(), "a fresh chain: the old low no longer counts");
-    }
-
-    @Test
-    void detachedLow_comparesDeadlinesWithWrapAround() {
-        // in nanoTime order: MAX - 10 < MAX < MIN + 5 (MIN + 5 is 15 ns after MAX - 10)
-        long[] deadlines = {Long.MAX_VALUE - 10, Long.MAX_VALUE, Long.MIN_VALUE + 5};
-        for (int[] order : permutations(3)) {
-            StripedInbox inbox = new StripedInbox(2);
-            for (int i : order) {
-                inbox.offer(new TestEntry(i, deadlines[i]));
-            }
-            inbox.detachAll();
-            assertEquals(Long.MAX_VALUE - 10, inbox.detachedLow(), "offer order " + java.util.Arrays.toString(order));
-        }
-        // and across two detaches: a later deadline past the wrap does not lower it, an earlier one does
-        StripedInbox inbox = new StripedInbox(2);
-        inbox.offer(new TestEntry(1, Long.MIN_VALUE + 1));
-        inbox.detachAll();
-        assertEquals(Long.MIN_VALUE + 1, inbox.detachedLow());
-        inbox.offer(new TestEntry(2, Long.MIN_VALUE + 100));
-        inbox.detachAll();
-        assertEquals(Long.MIN_VALUE + 1, inbox.detachedLow());
-        inbox.offer(new TestEntry(3, Long.MAX_VALUE - 3));
-        inbox.detachAll();
-        assertEquals(Long.MAX_VALUE - 3, inbox.detachedLow(), "MAX - 3 is before MIN + 1");
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -592,13 +483,11 @@ class StripedInboxTest {
         }
 
         go.countDown();
-        long consumed = 0, lowChecks = 0;
+        long consumed = 0;
         boolean last = false;
         while (!last) {
             last = running.get() == 0; // then one more detach takes whatever was offered before
             inbox.detachAll();
-            boolean timed = inbox.hasDetachedTimed();
-            long low = inbox.detachedLow();
             TimerEntry polled;
             while ((polled = inbox.poll()) != null) {
                 TestEntry e = (TestEntry) polled;
@@ -607,15 +496,6 @@ class StripedInboxTest {
                 consumed++;
                 if (e.deadline() != deadlineOf(producer, index)) {
                     fail("entry " + index + " of producer " + producer + " arrived without its deadline: " + e.deadline());
-                }
-                if (index % 5 != 4) { // timed: detachedLow was at or before its deadline
-                    if (!timed) {
-                        fail("a timed entry was detached but hasDetachedTimed was false: " + e);
-                    }
-                    if (e.deadline() - low < 0) {
-                        fail("detachedLow " + low + " is after the deadline of detached " + e);
-                    }
-                    lowChecks++;
                 }
                 if (e.isInInbox()) {
                     fail("handed out, yet in the inbox: " + e);
@@ -653,8 +533,8 @@ class StripedInboxTest {
             }
         }
         assertEquals((long) producers * perProducer, consumed + retractedCount);
-        System.out.printf("StripedInboxTest: %d stripes, %,d entries: %,d retracted, %,d handed out (%,d low checks)%n",
-                stripes, (long) producers * perProducer, retractedCount, consumed, lowChecks);
+        System.out.printf("StripedInboxTest: %d stripes, %,d entries: %,d retracted, %,d handed out%n",
+                stripes, (long) producers * perProducer, retractedCount, consumed);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -687,26 +567,5 @@ class StripedInboxTest {
         t.join(10_000);
         assertFalse(t.isAlive(), "helper thread hung");
         return task.get();
-    }
-
-    private static List<int[]> permutations(int n) {
-        List<int[]> out = new ArrayList<>();
-        permute(new int[n], new boolean[n], 0, out);
-        return out;
-    }
-
-    private static void permute(int[] current, boolean[] used, int at, List<int[]> out) {
-        if (at == current.length) {
-            out.add(current.clone());
-            return;
-        }
-        for (int i = 0; i < current.length; i++) {
-            if (!used[i]) {
-                used[i] = true;
-                current[at] = i;
-                permute(current, used, at + 1, out);
-                used[i] = false;
-            }
-        }
     }
 }
