@@ -20,7 +20,7 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 /**
  * A {@link ScheduledThreadPoolExecutor} that keeps its delayed tasks in a hashed hierarchical timing wheel,
- * owned by a tick thread. Scheduling a task due more than about 8 ms ahead is O(1) and, once the pool has
+ * owned by a tick thread. Scheduling a task due more than about 34 ms ahead (the ready queue's horizon) is O(1) and, once the pool has
  * started its threads, takes no lock: the task goes to the tick thread through a lock-free inbox. A task due
  * sooner may go straight to the workers' ready queue, under its lock, as every task does on STPE. Cancelling
  * a queued task of this executor is O(1) and, while the executor runs, lock-free; whatever the
@@ -52,7 +52,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      *   WorkerPool      ThreadPoolExecutor's role: run state, workers, getTask, termination, the counters.
      *   TaskQueue       DelayedWorkQueue's role: the queued count, where each task waits (the tick thread's
      *                   wheel, or the ready queue), remove, contains, collect. It holds:
-     *     ReadyQueue    the near term, tasks due within HORIZON_NANOS (8.4 ms), sorted under a private lock;
+     *     ReadyQueue    the near term, tasks due within HORIZON_NANOS (33.6 ms), sorted under a private lock;
      *                   the workers make the last, exact wait there, as on STPE;
      *     QueuedCount   the striped count of queued tasks (size, and the "empty" termination decides on);
      *     Sequencer     (static methods over counters TaskQueue holds) the numbers that break ties between
