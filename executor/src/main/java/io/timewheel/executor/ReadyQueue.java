@@ -35,8 +35,8 @@ final class ReadyQueue {
      * entry's sequence (taken from its queue's counter when the task was created, as STPE's sequence
      * number; compared with wrap-around), so that equal deadlines run in creation order, as on STPE, however
      * the entries arrived here (straight from a producer, or from the tick thread, which reads its inbox's
-     * stripes in no particular order). An entry's deadline does not change while it is in the heap: it is
-     * re-armed only after a worker popped it. A worker never takes an entry before its deadline. The heap
+     * stripes in no particular order). An entry's deadline changes while a copy of it is here in one case
+     * only, a periodic task someone ran directly (below); otherwise it is re-armed after a worker popped it. A worker never takes an entry before its deadline. The heap
      * keeps each entry's deadline and sequence beside it in primitive arrays (copied in at push, valid
      * while the entry is here), so sifting compares within three arrays and never
      * loads an entry object: with thousands of entries in the heap (a burst of a million timers a second

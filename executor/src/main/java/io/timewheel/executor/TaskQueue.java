@@ -78,7 +78,7 @@ final class TaskQueue {
      * thread flooding the inbox does not hold back the hand-over.
      *
      * An entry cancelled or removed while the tick thread has it filed in the wheel is unlinked by an
-     * Unlink command (so its memory goes at once); one that is still in the inbox is retracted if it is the
+     * Unlink command (so its memory goes when the tick thread next reads its inbox, not at its deadline); one that is still in the inbox is retracted if it is the
      * last one its canceller's stripe received (a timeout armed and disarmed by one thread never reaches the
      * tick thread), else dropped when the tick thread reads it (its tryFile fails).
      *

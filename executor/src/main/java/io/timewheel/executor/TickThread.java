@@ -29,8 +29,9 @@ final class TickThread implements Runnable {
      * The inbox is unordered, so nothing here rests on the order entries are read in:
      *   - equal deadlines: entries carry the sequence their queue gave them at creation (TaskQueue), which
      *     the wheel and the ready heap order by;
-     *   - a command about an entry read before the entry: Unlink is sent only for an entry this thread has
-     *     filed; Refile of an entry still in the inbox does nothing (it is filed, with its new deadline,
+     *   - a command about an entry read before the entry: Unlink is sent for an entry this thread has filed,
+     *     or for a DecoratedEntry, whose filing is not recorded: an Unlink read before its entry finds it in no
+     *     wheel and does nothing, and the entry, no longer queued, is dropped when read (tryFile fails); Refile of an entry still in the inbox does nothing (it is filed, with its new deadline,
      *     when read: TimerEntry.isInInbox); Snapshot and Sync (urgent) are answered only after a detachAll
      *     that started after they were read, and after everything detached was filed: so they see every
      *     entry offered before them. A Snapshot then detaches once more and adds the entries of its queue
@@ -211,7 +212,7 @@ final class TickThread implements Runnable {
                     served.get(i).beginDrainOnTick();
                 }
                 gate.beginLoop(); // before detachAll: an urgent command offered since is read now or seen at park
-                int drained = drainInbox();
+                drainInbox();
                 long now = clock.nanoTime();
                 long next = expire(now);
                 answerSyncs();
@@ -232,12 +233,10 @@ final class TickThread implements Runnable {
      * Detaches the inbox and files everything detached; then runs the urgent commands read, each after a
      * detachAll that started after it was read and after everything detached was filed (see the notes).
      */
-    private int drainInbox() {
+    private void drainInbox() {
         detach();
-        int drained = 0;
         TimerEntry entry;
         while ((entry = inbox.poll()) != null) {
-            drained++;
             read(entry);
         }
         while (!urgent.isEmpty()) {
@@ -245,7 +244,6 @@ final class TickThread implements Runnable {
             urgent.clear();
             detach();
             while ((entry = inbox.poll()) != null) {
-                drained++;
                 read(entry);
             }
             for (Command command : commands) {
@@ -256,7 +254,6 @@ final class TickThread implements Runnable {
                 }
             }
         }
-        return drained;
     }
 
     /**
@@ -399,7 +396,7 @@ final class TickThread implements Runnable {
         abstract void run(TickThread tick);
     }
 
-    /** Drops an entry that left the queue from its wheel, so its memory goes at once. */
+    /** Drops an entry that left the queue from its wheel, so its memory does not wait for its deadline. */
     static final class Unlink extends Command {
         private final QueueEntry entry;
 
