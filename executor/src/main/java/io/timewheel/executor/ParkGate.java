@@ -33,10 +33,19 @@ final class ParkGate {
      *                 unparks. So nothing offered waits past the time it needs the tick thread (never late),
      *                 and offers that keep coming are read at least once per drain (the inbox stays small),
      *                 but a stream of far timers that are cancelled at once (retracted, never read) does not
-     *                 wake it per offer.
+     *                 wake it per offer. A message (no deadline: it only frees memory) offered before
+     *                 parkedAt + drain CASes the state to PARKED_LAZY and unparks.
+     *   PARKED_LAZY   parked long, and a message waits to be read by parkedAt + drain: the tick thread, unparked,
+     *                 parks again until then (reparkLazy: as PARKED_SHORT, wakeAt lowered to parkedAt + drain)
+     *                 and reads it then. So a message (an Unlink: the memory of a cancelled task) is read
+     *                 within drain whether or not anything follows it, a stream of them still costs at most one
+     *                 full loop per drain, and the price is one cheap re-park per long park that a message
+     *                 interrupts. A producer whose deadline needs it earlier CASes PARKED_LAZY -> AWAKE (the
+     *                 re-park then does not happen).
      * transitions: AWAKE -> PARKED_SHORT | PARKED_LONG (tick thread, prepare); PARKED_SHORT | PARKED_LONG ->
      *              AWAKE (tick thread, prepare when it finds work, or awake after parking); PARKED_LONG ->
-     *              AWAKE (a producer's CAS, then unpark).
+     *              AWAKE | PARKED_LAZY (a producer's CAS, then unpark); PARKED_LAZY -> AWAKE (a producer's
+     *              CAS, then unpark); PARKED_LAZY -> PARKED_SHORT (tick thread, reparkLazy) or AWAKE (awake).
      *
      * The tick thread counts pendingLow in its wake-up time: entries offered since its last detachAll began and
      * not read (offered after it) or retracted. Their producers may have seen it AWAKE and not woken it, so it
@@ -48,12 +57,17 @@ final class ParkGate {
      * sees it parked and unparks it if needed, or the tick thread sees the producer's deadline (or urgent
      * command) and does not park past it. A producer whose deadline does not lower pendingLow (an earlier one
      * is already there) needs nothing: the tick thread wakes for the earlier one, margin before it.
-     * An unpark that comes before the park is not lost either: LockSupport keeps the permit.
+     * An unpark that comes before the park is not lost either: LockSupport keeps the permit. reparkLazy follows
+     * the same pattern: it writes parkState (PARKED_SHORT) and then reads urgentOffered and pendingLow. A
+     * message has no deadline to lower pendingLow with: one offered while the tick thread was AWAKE after its
+     * detach is seen by the tick thread's look at the inbox after prepare wrote PARKED_LONG (TickThread.park,
+     * then lazy()), or it sees PARKED_LONG and makes it PARKED_LAZY itself.
      */
 
     static final int AWAKE = 0;
     static final int PARKED_SHORT = 1;
     static final int PARKED_LONG = 2;
+    static final int PARKED_LAZY = 3;
 
     /** prepare's answer: park with no timeout. */
     static final long INDEFINITELY = Long.MAX_VALUE;
@@ -111,16 +125,35 @@ final class ParkGate {
      * {@code Long.MIN_VALUE} for none (a message that only frees memory); {@code now}: the caller's clock.
      */
     boolean signal(long deadline, long now) {
-        int state = parkState;
-        if (state == AWAKE) {
-            return false;
+        for (;;) {
+            int state = parkState;
+            if (state == AWAKE) {
+                return false;
+            }
+            // it looks margin before a deadline: wake it if this one needs it before it would look
+            boolean needed = deadline != Long.MIN_VALUE && deadline - margin - wakeAt < 0;
+            if (state == PARKED_SHORT) {
+                return needed;
+            }
+            int to;
+            if (state == PARKED_LONG) {
+                if (needed || now - parkedAt >= drain) {
+                    to = AWAKE;
+                } else if (deadline == Long.MIN_VALUE) {
+                    to = PARKED_LAZY; // a message: read it by parkedAt + drain (see the notes)
+                } else {
+                    return false; // a far deadline, read when it looks or when the next offer finds it parked long
+                }
+            } else if (needed) { // PARKED_LAZY
+                to = AWAKE;
+            } else {
+                return false; // it reads this by parkedAt + drain
+            }
+            if (PARK_STATE.compareAndSet(this, state, to)) {
+                return true;
+            }
+            // the state changed under us (woken, or made lazy by another producer): decide again
         }
-        // it looks margin before a deadline: wake it if this one needs it before it would look
-        boolean needed = deadline != Long.MIN_VALUE && deadline - margin - wakeAt < 0;
-        if (state == PARKED_LONG) {
-            return (needed || now - parkedAt >= drain) && PARK_STATE.compareAndSet(this, PARKED_LONG, AWAKE);
-        }
-        return needed;
     }
 
     /** After offering an urgent command: whether the caller must unpark the tick thread. */
@@ -171,12 +204,44 @@ final class ParkGate {
         return nothingPending && parkState == PARKED_LONG ? INDEFINITELY : delay;
     }
 
+    /**
+     * After a {@link #prepare} that decided a long park, when the inbox is not empty (something was offered
+     * after the detach: a producer that found this thread AWAKE did not wake it, and a message has no deadline
+     * for prepare to see): park as for a message instead, until parkedAt + drain (see the notes). False if a
+     * producer changed the state first (its unpark ends the park at once).
+     */
+    boolean lazy() {
+        return parkState == PARKED_LONG && PARK_STATE.compareAndSet(this, PARKED_LONG, PARKED_LAZY);
+    }
+
+    /**
+     * After each return from a park: if a message made it PARKED_LAZY (see the notes), the time to park
+     * again before it reads that message, with the state PARKED_SHORT and wakeAt at parkedAt + drain; else (or
+     * if that time has come, or something was offered that needs it) a value {@code <= 0}: do not park again.
+     */
+    long reparkLazy(long now) {
+        if (parkState != PARKED_LAZY) {
+            return 0;
+        }
+        long until = parkedAt + drain;
+        long delay = until - now;
+        if (delay <= 0 || !PARK_STATE.compareAndSet(this, PARKED_LAZY, PARKED_SHORT)) {
+            return 0; // its time has come, or a producer woke it for a deadline
+        }
+        wakeAt = until; // lowered, never raised: a producer that read the old one only wakes it more readily
+        long fell = pendingLow;
+        if (urgentOffered || (pending(fell, now) && fell - margin - until < 0)) {
+            return 0; // offered before parkState was written: look now (prepare's re-check)
+        }
+        return delay;
+    }
+
     /** After parking. */
     void awake() {
         parkState = AWAKE;
     }
 
-    /** The park state: AWAKE, PARKED_SHORT or PARKED_LONG. Any thread (tests and monitoring). */
+    /** The park state: AWAKE, PARKED_SHORT, PARKED_LONG or PARKED_LAZY. Any thread (tests and monitoring). */
     int state() {
         return parkState;
     }

@@ -78,9 +78,10 @@ final class TaskQueue {
      * thread flooding the inbox does not hold back the hand-over.
      *
      * An entry cancelled or removed while the tick thread has it filed in the wheel is unlinked by an
-     * Unlink command (so its memory goes when the tick thread next reads its inbox, not at its deadline); one that is still in the inbox is retracted if it is the
-     * last one its canceller's stripe received (a timeout armed and disarmed by one thread never reaches the
-     * tick thread), else dropped when the tick thread reads it (its tryFile fails).
+     * Unlink command; one that is still in the inbox is retracted if it is the last one its canceller's stripe
+     * received (a timeout armed and disarmed by one thread never reaches the tick thread), else dropped when
+     * the tick thread reads it (its tryFile fails). Either way its memory goes within TickThread.DRAIN_NANOS
+     * (1.05 ms), not at its deadline: a parked tick thread is woken for it (ParkGate: PARKED_LAZY).
      *
      * sequence (any thread; Sequencer): every entry takes a number when it is created, as STPE's
      * ScheduledFutureTask takes its sequenceNumber, and keeps it for life (a periodic task across its runs,

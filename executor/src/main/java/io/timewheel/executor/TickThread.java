@@ -71,7 +71,8 @@ final class TickThread implements Runnable {
      * Waking: ParkGate (its notes). In short: it parks until MARGIN_NANOS before the earliest deadline it
      * holds or has been offered and not read (pendingLow), indefinitely with nothing pending; a producer
      * unparks it only if its deadline needs it earlier, or if it has been parked long (DRAIN_NANOS) and work
-     * keeps coming; an urgent command always wakes it. Dekker-style volatile handshakes make sure no offer is
+     * keeps coming; an urgent command always wakes it; a message that only frees memory (Unlink, or a cancel
+     * of an entry still in the inbox that could not be retracted) is read within DRAIN_NANOS of its offer. Dekker-style volatile handshakes make sure no offer is
      * missed (jcstress ParkGateLostWakeUp, ParkGateUrgentCommand).
      */
 
@@ -88,6 +89,7 @@ final class TickThread implements Runnable {
     static final int AWAKE = ParkGate.AWAKE;
     static final int PARKED_SHORT = ParkGate.PARKED_SHORT;
     static final int PARKED_LONG = ParkGate.PARKED_LONG;
+    static final int PARKED_LAZY = ParkGate.PARKED_LAZY;
 
     final NanoClock clock;
     private final StripedInbox inbox = new StripedInbox();
@@ -172,12 +174,20 @@ final class TickThread implements Runnable {
      * the caller's stripe. Any thread; the entry must not be offered again (it left the queue).
      */
     void retract(QueueEntry task) {
-        inbox.retract(task);
+        if (!inbox.retract(task) && task.isInInbox()) {
+            // still in the inbox, below a later offer: the memory it holds goes when this thread reads it,
+            // which a message makes happen within DRAIN_NANOS (ParkGate: PARKED_LAZY). A racy read of its
+            // location: at worst a spare wake-up, or (a stale value) the wait for this thread's next look.
+            if (gate.signal(Long.MIN_VALUE, clock.nanoTime())) {
+                LockSupport.unpark(thread);
+            }
+        }
     }
 
     /**
      * Hands a command to the tick thread. An urgent one (someone waits for the answer) always wakes it; any
-     * other (it only frees memory) as a far timer would.
+     * other (it only frees memory) is read within DRAIN_NANOS, and costs at most one loop per DRAIN_NANOS
+     * however many come (ParkGate: PARKED_LONG, PARKED_LAZY).
      */
     void command(Command command) {
         inbox.offerUntimed(command);
@@ -363,10 +373,17 @@ final class TickThread implements Runnable {
         if (delay <= 0) {
             return; // something was offered meanwhile: look again now
         }
-        if (delay == ParkGate.INDEFINITELY) {
+        // offered after the detach by producers that found this thread awake (a message has no deadline for
+        // prepare to see): read it by parkedAt + DRAIN_NANOS, as if it came while parked (ParkGate)
+        boolean lazy = gate.state() == PARKED_LONG && !inbox.isEmpty() && gate.lazy();
+        if (!lazy && delay == ParkGate.INDEFINITELY) {
             LockSupport.park(this);
-        } else {
+        } else if (!lazy) {
             LockSupport.parkNanos(this, delay);
+        }
+        // unparked for a message that only frees memory: park on until parkedAt + DRAIN_NANOS (ParkGate)
+        for (long again; (again = gate.reparkLazy(clock.nanoTime())) > 0; ) {
+            LockSupport.parkNanos(this, again);
         }
         gate.awake();
     }

@@ -248,6 +248,46 @@ class ManualClockExecutorTest extends ManualClockTestBase {
     }
 
     @Test
+    void cancelOfAFiledTask_isReadByTheParkedTickThread_withNothingOfferedAfterIt() throws Exception {
+        start(0L, 1);
+        ScheduledFuture<?> cancelled = executor.schedule(() -> { }, 1, HOURS);
+        executor.schedule(() -> { }, 2, HOURS);
+        assertEquals(2, sync());
+        TickThread tick = executor.tickThread();
+        await().atMost(Duration.ofSeconds(10)).until(() -> tick.parkState() == TickThread.PARKED_LONG);
+        long loops = tick.loops();
+        // the manual clock stands still: the thread parked "just now", and its next look is an hour away.
+        // The Unlink this cancel sends must still be read (and the task's memory freed) within DRAIN_NANOS
+        // of real time, with nothing offered after it: once it waited for the look an hour away.
+        assertTrue(cancelled.cancel(false));
+        await().atMost(Duration.ofSeconds(10)).until(() -> tick.loops() > loops
+                && tick.parkState() == TickThread.PARKED_LONG);
+        assertEquals(1, sync(), "the cancelled task is still in the wheel");
+    }
+
+    @Test
+    void cancelOfATaskStillInTheInbox_notRetractable_isDroppedByTheParkedTickThread() throws Exception {
+        start(0L, 1);
+        executor.schedule(() -> { }, 1, HOURS);
+        assertEquals(1, sync());
+        TickThread tick = executor.tickThread();
+        await().atMost(Duration.ofSeconds(10)).until(() -> tick.parkState() == TickThread.PARKED_LONG);
+        long loops = tick.loops();
+        // two offers soon after it parked, later than what it holds: neither wakes it (read at its next look,
+        // or with what follows)
+        ScheduledFuture<?> cancelled = executor.schedule(() -> { }, 2, HOURS);
+        executor.schedule(() -> { }, 3, HOURS);
+        assertEquals(TickThread.PARKED_LONG, tick.parkState());
+        assertEquals(loops, tick.loops());
+        // the first is below the second on this thread's stripe: the cancel cannot take it back, so the tick
+        // thread must read (and drop) it within DRAIN_NANOS, not hold it until its next look
+        assertTrue(cancelled.cancel(false));
+        await().atMost(Duration.ofSeconds(10)).until(() -> tick.loops() > loops
+                && tick.parkState() == TickThread.PARKED_LONG);
+        assertEquals(2, sync(), "the cancelled task was filed, or the live one was not read");
+    }
+
+    @Test
     void tickThread_withNothingLeftAfterAHandOver_parksIndefinitely_insteadOfSpinning() throws Exception {
         start(0L, 1);
         ScheduledFuture<?> f = executor.schedule(() -> { }, 1, SECONDS); // far: through the inbox and the wheel

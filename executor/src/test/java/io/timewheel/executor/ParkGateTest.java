@@ -61,14 +61,80 @@ class ParkGateTest {
         gate.prepare(NOW, NOW + 1_000_000_000L);
         assertEquals(ParkGate.PARKED_LONG, gate.state());
         assertFalse(gate.signal(NOW + 2_000_000_000L, NOW + DRAIN / 2)); // far, and parked only briefly
-        assertFalse(gate.signal(Long.MIN_VALUE, NOW + DRAIN / 2)); // a message, parked briefly
-        assertTrue(gate.signal(Long.MIN_VALUE, NOW + DRAIN)); // parked DRAIN: read what came meanwhile
+        assertTrue(gate.signal(NOW + 2_000_000_000L, NOW + DRAIN)); // parked DRAIN: read what came meanwhile
         assertEquals(ParkGate.AWAKE, gate.state());
         assertFalse(gate.signal(NOW + 1, NOW + DRAIN)); // already woken: nobody unparks twice
         gate.awake();
         gate.prepare(NOW, NOW + 1_000_000_000L);
         assertTrue(gate.signal(NOW + 10_000_000L, NOW)); // needs it long before its look
         assertEquals(ParkGate.AWAKE, gate.state());
+    }
+
+    @Test
+    void parkedLong_aMessageSoonAfter_unparksItLazily_toReadItDrainAfterItParked() {
+        gate.prepare(NOW, NOW + 1_000_000_000L);
+        // a message (it only frees memory) must not wait for the far look, nor wake it per message
+        assertTrue(gate.signal(Long.MIN_VALUE, NOW + DRAIN / 4));
+        assertEquals(ParkGate.PARKED_LAZY, gate.state());
+        assertFalse(gate.signal(Long.MIN_VALUE, NOW + DRAIN / 4)); // the next ones are read with it
+        assertFalse(gate.signal(NOW + 2_000_000_000L, NOW + DRAIN / 4)); // a far deadline too
+        // unparked: it parks again until DRAIN after it parked, as a short park
+        assertEquals(DRAIN * 3 / 4, gate.reparkLazy(NOW + DRAIN / 4));
+        assertEquals(ParkGate.PARKED_SHORT, gate.state());
+        assertEquals(NOW + DRAIN, gate.wakeAt());
+        assertFalse(gate.signal(Long.MIN_VALUE, NOW + DRAIN / 2));
+        assertTrue(gate.signal(NOW + MARGIN + DRAIN / 2, NOW + DRAIN / 2)); // needs it before that
+        assertEquals(0, gate.reparkLazy(NOW + DRAIN / 2)); // that park's end is the loop's: no third park
+    }
+
+    @Test
+    void parkedLong_aMessageLongAfter_unparksItAtOnce() {
+        gate.prepare(NOW, NOW + 1_000_000_000L);
+        assertTrue(gate.signal(Long.MIN_VALUE, NOW + DRAIN));
+        assertEquals(ParkGate.AWAKE, gate.state());
+        assertEquals(0, gate.reparkLazy(NOW + DRAIN));
+    }
+
+    @Test
+    void parkedLazy_aDeadlineThatNeedsIt_wakesItFully() {
+        gate.prepare(NOW, NOW + 1_000_000_000L);
+        assertTrue(gate.signal(Long.MIN_VALUE, NOW));
+        gate.lowerPending(NOW + 10_000_000L);
+        assertTrue(gate.signal(NOW + 10_000_000L, NOW)); // needed long before its look: PARKED_LAZY -> AWAKE
+        assertEquals(ParkGate.AWAKE, gate.state());
+        assertEquals(0, gate.reparkLazy(NOW)); // no re-park
+    }
+
+    @Test
+    void reparkLazy_looksNow_whenItsTimeHasCome_orSomethingCameThatNeedsIt() {
+        gate.prepare(NOW, NOW + 1_000_000_000L);
+        assertTrue(gate.signal(Long.MIN_VALUE, NOW));
+        assertEquals(0, gate.reparkLazy(NOW + DRAIN)); // parkedAt + DRAIN has come
+
+        gate.awake();
+        gate.prepare(NOW, NOW + 1_000_000_000L);
+        assertTrue(gate.signal(Long.MIN_VALUE, NOW));
+        gate.lowerPending(NOW + MARGIN + DRAIN / 2); // offered, its signal not yet made
+        assertEquals(0, gate.reparkLazy(NOW)); // the re-check after the state write sees it
+
+        gate.awake();
+        gate.beginLoop();
+        gate.reset(ParkGate.resetValue(NOW));
+        gate.prepare(NOW, NOW + 1_000_000_000L);
+        assertTrue(gate.signal(Long.MIN_VALUE, NOW));
+        assertTrue(gate.urgent());
+        assertEquals(0, gate.reparkLazy(NOW));
+    }
+
+    @Test
+    void lazy_turnsALongParkDecidedWithAMessageUnread_intoADrainLongOne() {
+        gate.prepare(NOW, NOW + Long.MAX_VALUE);
+        assertTrue(gate.lazy());
+        assertEquals(DRAIN, gate.reparkLazy(NOW));
+        assertEquals(ParkGate.PARKED_SHORT, gate.state());
+        assertFalse(gate.lazy()); // only from PARKED_LONG
+        gate.awake();
+        assertFalse(gate.lazy());
     }
 
     @Test
