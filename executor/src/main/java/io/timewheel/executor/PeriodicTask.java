@@ -25,7 +25,7 @@ final class PeriodicTask<V> extends ScheduledTask<V> {
      * from the ready heap, and it goes back through TaskQueue.dispatch. After a direct run
      * (someone called run() while it was queued, or after removing it) it may still be filed in the wheel,
      * or have a stale copy in the ready heap: the tick thread takes it out of the wheel before filing it
-     * again (TaskQueue.refileOnTick), and the ready heap drops a head whose nextDeadline() is not the
+     * again (QueueWheel.refile), and the ready heap drops a head whose nextDeadline() is not the
      * deadline it copied (ReadyQueue's notes), so the stale copy never runs it early.
      * outerTask: what decorateTask returned for this task; that object is what is re-queued.
      */

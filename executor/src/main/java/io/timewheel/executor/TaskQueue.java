@@ -1,19 +1,17 @@
 package io.timewheel.executor;
 
-import io.timewheel.wheel.TimerWheel;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RunnableScheduledFuture;
-import java.util.function.Consumer;
 
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 /**
  * The queue of one {@link WheelScheduledExecutorService}: STPE's DelayedWorkQueue role. It counts the
  * queued tasks, sends each where it waits (the tick thread for the far term, the ready queue for the near
- * term), owns the executor's wheel on the tick thread's behalf, and answers remove, contains and collect.
- * Producer-side methods: any thread. Methods named {@code ...OnTick}: the tick thread only.
+ * term), and answers remove, contains and collect; the tick thread keeps its own side of the queue (the
+ * wheel) in {@link QueueWheel}. Producer-side methods: any thread; the tick thread's half of the protocol
+ * below: the tick thread only.
  */
 final class TaskQueue {
     /*
@@ -28,7 +26,8 @@ final class TaskQueue {
      *   inbox   the tick thread's lock-free striped inbox (TickThread, StripedInbox): new entries and Commands
      *           about entries. Unordered: the tick thread may read an entry before one offered earlier by
      *           another thread, which is why order rests on sequences (below), not on arrival.
-     *   wheel   this queue's TimerWheel, created, read and written by the tick thread only (field wheel).
+     *   wheel   this queue's TimerWheel, created, read and written by the tick thread only, in its room for
+     *           this queue (QueueWheel, field wheel).
      *   ready   the ReadyQueue: the near term, entries due within ReadyQueue.HORIZON_NANOS (33.6 ms), a heap
      *           under its own private lock; workers wait there for the exact deadline, as on STPE. The tick
      *           thread hands entries over in batches, at least TickThread.MARGIN_NANOS before their deadlines.
@@ -56,7 +55,7 @@ final class TaskQueue {
      * Protocol:
      *   producer      offer to the inbox, then lowerPending(deadline), then lowerEarliest(deadline);
      *                 push straight to the ready heap only if deadline < earliest and deadline < pendingLow
-     *   tick thread   earliestSeen = earliest before it drains the inbox (beginDrainOnTick); reset
+     *   tick thread   earliestSeen = earliest before it drains the inbox (QueueWheel.beginDrain); reset
      *                 pendingLow, detachAll; after the hand-over (of deadlines before the limit, the lower
      *                 of pendingLow and the lowest deadline detached and not yet filed), CAS earliest from
      *                 earliestSeen to the lower of the wheel's next deadline and that limit; then read
@@ -95,8 +94,10 @@ final class TaskQueue {
     final WheelScheduledExecutorService executor;
     final NanoClock clock;
     private final TickThread tick;
-    private final long tickNanos;
-    private final ReadyQueue ready;
+    /** The tick of this queue's wheel (the tick thread creates the wheel). */
+    final long tickNanos;
+    /** The near term, the workers' (the tick thread pushes hand-overs into it). */
+    final ReadyQueue ready;
 
     /** Queued entries. Any thread; see the notes. */
     private final QueuedCount count = new QueuedCount();
@@ -112,12 +113,10 @@ final class TaskQueue {
      */
     private volatile int pendingStripe = NONE;
     private static final int NONE = -1, MIXED = -2;
-    /** The value of earliest the tick thread read before its last drain. Tick thread only. */
-    private long earliestSeen;
     /** The executor has terminated. Written once (false to true) by the terminating thread; read by the tick thread. */
     private volatile boolean terminated;
-    /** This queue's wheel, or null while the tick thread has none for it. Tick thread only. */
-    private TimerWheel<QueueEntry> wheel;
+    /** The tick thread's room for this queue: the wheel and the tick thread's side of the protocol. */
+    final QueueWheel wheel = new QueueWheel(this);
 
     TaskQueue(WheelScheduledExecutorService executor, NanoClock clock, TickThread tick, long tickNanos) {
         this.executor = executor;
@@ -353,181 +352,51 @@ final class TaskQueue {
     }
 
     // ---------------------------------------------------------------------------------------------
-    // The tick thread's side: tick thread only
+    // The tick thread's half of the protocol (see the notes; its room is QueueWheel): tick thread only
 
-    /** Before the tick thread drains its inbox: the earliest bound it will raise after the hand-over. */
-    void beginDrainOnTick() {
-        earliestSeen = earliest;
+    /** The earliest bound, for QueueWheel.beginDrain. */
+    long earliest() {
+        return earliest;
+    }
+
+    /** The pendingLow bound: the hand-over limit, read before the hand-over. */
+    long pendingLow() {
+        return pendingLow;
     }
 
     /** Right before the tick thread detaches its inbox (see the notes). */
-    void resetPendingOnTick(long value) {
+    void resetPending(long value) {
         pendingStripe = NONE;
         pendingLow = value;
     }
 
     /**
-     * Files an entry in the wheel if it is still queued.
-     *
-     * @return true if this queue had no wheel until now (the tick thread starts serving it)
+     * Whether the hand-over needs the limit: an unread entry may precede one read by the last detachAll, i.e.
+     * an offer since the reset came from a stripe other than those that detachAll took entries from
+     * ({@code freshStripes}; a stripe's earlier offers are taken with its later ones). Whatever precedes an
+     * entry read by an earlier detachAll was offered before the last reset, so the last detachAll took it.
      */
-    boolean fileOnTick(QueueEntry entry) {
-        if (!entry.tryFile()) {
-            return false;
-        }
-        entry.refreshDeadline();
-        return addOnTick(entry);
-    }
-
-    private boolean addOnTick(QueueEntry entry) {
-        boolean created = false;
-        if (wheel == null) {
-            wheel = new TimerWheel<>(tickNanos, clock.nanoTime());
-            earliestSeen = earliest;
-            created = true;
-        }
-        wheel.addInSequence(entry);
-        return created;
-    }
-
-    /** Drops an entry that left the queue from the wheel. */
-    void unlinkOnTick(QueueEntry entry) {
-        if (wheel != null && entry.isInWheel() && !entry.isQueued()) {
-            wheel.remove(entry);
-        }
-    }
-
-    /**
-     * Files a re-armed periodic entry again, wherever it is now.
-     *
-     * @return true if this queue had no wheel until now
-     */
-    boolean refileOnTick(QueueEntry entry) {
-        if (entry.isInInbox()) {
-            return false; // not read yet: filed, with its new deadline, when the tick thread reads it
-        }
-        boolean wasInWheel = wheel != null && entry.isInWheel();
-        if (wasInWheel) {
-            wheel.remove(entry); // filed at its previous time, or a stale entry from before the run
-        }
-        if (entry.tryFile() || (wasInWheel && entry.isQueued())) {
-            entry.refreshDeadline();
-            return addOnTick(entry);
-        }
-        return false;
-    }
-
-    /**
-     * Hands every entry due by {@code now + HORIZON_NANOS} (and before the hand-over limit, if an unread entry
-     * may precede one read by the last detachAll) to the ready queue, and publishes the earliest bound (see
-     * the notes). {@code freshStripes}: the stripes the tick thread's last detachAll took entries from;
-     * {@code batch}: the tick thread's scratch for the hand-over (empty on entry and on return).
-     *
-     * @return the wheel's next deadline, or {@code now + Long.MAX_VALUE} if it is empty
-     */
-    long expireOnTick(long now, long freshStripes, HandOverBatch batch) {
-        long limit = pendingLow;
-        // The hand-over needs the limit only if an unread entry may precede one read by the last detachAll:
-        // an offer since the reset on a stripe other than those that detachAll took entries from (a stripe's
-        // earlier offers are taken with its later ones). Whatever precedes an entry read by an earlier
-        // detachAll was offered before the last reset, so the last detachAll took it.
+    boolean unreadMayPrecede(long freshStripes) {
         int stripe = pendingStripe;
-        boolean unreadMayPrecede = stripe == MIXED || (stripe >= 0 && (freshStripes & ~(1L << stripe)) != 0);
-        long handOver = unreadMayPrecede ? limit : now + (Long.MAX_VALUE >> 1);
-        try {
-            long until = now + ReadyQueue.HORIZON_NANOS;
-            if (handOver - until <= 0) {
-                until = handOver - 1;
-            }
-            // a wheel whose time has passed until would hand out entries due up to its time: wait a loop
-            if (until - wheel.time() >= 0 && wheel.advance(until) > 0) {
-                batch.takeExpired(wheel);
-                try {
-                    ready.pushBatch(batch);
-                } catch (Throwable t) {
-                    batch.refile(wheel); // nothing was added: back into the wheel, due (HandOverBatch)
-                    throw t;
-                }
-            }
-        } catch (Throwable t) {
-            TickThread.report("expiring timers", t);
-        } finally {
-            batch.clear();
-        }
-        long next = wheel.isEmpty() ? now + Long.MAX_VALUE : wheel.nextDeadline();
-        long raise = limit - next < 0 ? limit : next;
-        EARLIEST.compareAndSet(this, earliestSeen, raise);
+        return stripe == MIXED || (stripe >= 0 && (freshStripes & ~(1L << stripe)) != 0);
+    }
+
+    /**
+     * After the hand-over: raises earliest from {@code seen} (read before the drain) to {@code raise}, then
+     * lowers it again to pendingLow if that fell below {@code limit} (the pendingLow read before the
+     * hand-over) meanwhile (see the notes).
+     */
+    void raiseEarliest(long seen, long raise, long limit) {
+        EARLIEST.compareAndSet(this, seen, raise);
         long fell = pendingLow;
         if (fell - limit < 0) {
             lowerEarliest(fell); // offered while it raised: see the notes
         }
-        return next;
     }
 
-    /** After expiry: true if the tick thread can stop serving this queue (empty wheel, executor terminated). */
-    boolean retireOnTick() {
-        if (wheel.isEmpty() && terminated) {
-            wheel = null;
-            return true;
-        }
-        return false;
-    }
-
-    /** For tests only (TickThread.Sync): the wheel's size. */
-    int wheelSizeOnTick() {
-        return wheel == null ? 0 : wheel.size();
-    }
-
-    /** For tests only (TickThread.Sync): the wheel's tick, or 0 while there is no wheel. */
-    long wheelTickOnTick() {
-        return wheel == null ? 0 : wheel.tickNanos();
-    }
-
-    /** Collects the queued entries (and with {@code take}, takes them out of the queue) for a Snapshot. */
-    void collectOnTick(boolean take, Consumer<QueueEntry> into) {
-        TimerWheel<QueueEntry> w = wheel;
-        if (w != null) {
-            w.forEach(entry -> {
-                if (!entry.isQueued()) {
-                    w.remove(entry);
-                } else if (!take) {
-                    into.accept(entry);
-                } else if (entry.tryRemove() != QueueEntry.NOT_REMOVED) {
-                    w.remove(entry);
-                    into.accept(entry);
-                }
-            });
-        }
-        if (take) {
-            ready.drain(entry -> {
-                if (entry.tryRemove() != QueueEntry.NOT_REMOVED) {
-                    into.accept(entry);
-                }
-            });
-        } else {
-            ready.forEach(entry -> {
-                if (entry.isQueued()) {
-                    into.accept(entry);
-                }
-            });
-        }
-    }
-
-    /**
-     * For a Snapshot's last step: an entry of this queue the tick thread has just read (and filed, if it was
-     * still queued) goes into the snapshot if it is still queued; with {@code take}, it is also taken out.
-     */
-    void collectReadOnTick(QueueEntry entry, boolean take, Consumer<QueueEntry> into) {
-        if (!take) {
-            if (entry.isQueued()) {
-                into.accept(entry);
-            }
-        } else if (entry.tryRemove() != QueueEntry.NOT_REMOVED) {
-            if (wheel != null && entry.isInWheel()) {
-                wheel.remove(entry);
-            }
-            into.accept(entry);
-        }
+    /** Whether the executor has terminated (its wheel may go once empty). */
+    boolean isTerminated() {
+        return terminated;
     }
 
     // VarHandles

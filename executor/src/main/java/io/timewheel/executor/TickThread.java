@@ -19,8 +19,9 @@ final class TickThread implements Runnable {
     /*
      * Implementation notes
      *
-     * Ownership. Each served TaskQueue has one TimerWheel, created and touched only by this thread, through
-     * the queue's ...OnTick methods; this thread touches nothing else of an executor. Other threads reach
+     * Ownership. Each served TaskQueue has one TimerWheel, created and touched only by this thread, in the
+     * queue's QueueWheel (this thread's room for it); of an executor it touches nothing else but the queue's
+     * protocol fields (TaskQueue's notes) and, to hand entries over, its ready queue. Other threads reach
      * a wheel only through the inbox (a StripedInbox: a stack per stripe of producer threads, so that
      * producers share no cache line; a thread takes back the entry it offered last if it leaves the queue
      * before this thread detached it): entries to file, and Commands (unlink an entry, re-file a re-armed
@@ -45,12 +46,12 @@ final class TickThread implements Runnable {
      *     for that (TaskQueue's notes: reset by this thread right before each detachAll, lowered by its
      *     producers after each offer); it bounds both the hand-over and the queue's earliest bound.
      *
-     * Loop. for each served queue, note its earliest bound (beginDrainOnTick); reset the pendingLows (the
+     * Loop. for each served queue, note its earliest bound (QueueWheel.beginDrain); reset the pendingLows (the
      * queues' and its own) and detach every stripe; file everything detached (a flood is read in chunks of
      * what arrived during the previous loop, so expiry still runs between them; and when expiry runs, every
      * entry detached has been filed, so no entry waits read but unfiled); read the clock once;
      * for each served queue, hand every entry due by now + ReadyQueue.HORIZON_NANOS and before the queue's
-     * hand-over limit to its ready heap and publish the queue's earliest bound (expireOnTick), and stop serving a queue whose executor has
+     * hand-over limit to its ready heap and publish the queue's earliest bound (QueueWheel.expire), and stop serving a queue whose executor has
      * terminated and whose wheel is empty; park until MARGIN_NANOS before the earliest next deadline.
      *
      * Hand-over. The workers own the near term (ReadyQueue): this thread hands an entry over when it is due
@@ -101,8 +102,8 @@ final class TickThread implements Runnable {
     /** A dedicated thread's executor has terminated. Written by any thread (false to true), read by this one. */
     private volatile boolean ownerTerminated;
 
-    /** The queues with a wheel. Tick thread only. */
-    private final List<TaskQueue> served = new ArrayList<>();
+    /** The queues with a wheel: this thread's rooms for them. Tick thread only. */
+    private final List<QueueWheel> served = new ArrayList<>();
     /** Urgent commands read and not yet run (see the notes). Tick thread only. */
     private final List<Command> urgent = new ArrayList<>();
     /** The scratch in which entries are gathered for a hand-over, outside the ready queue's lock. Tick thread only. */
@@ -219,7 +220,7 @@ final class TickThread implements Runnable {
                 Thread.interrupted();
                 LOOPS.setOpaque(this, loops + 1);
                 for (int i = 0; i < served.size(); i++) {
-                    served.get(i).beginDrainOnTick();
+                    served.get(i).beginDrain();
                 }
                 gate.beginLoop(); // before detachAll: an urgent command offered since is read now or seen at park
                 drainInbox();
@@ -289,7 +290,7 @@ final class TickThread implements Runnable {
     private void detach() {
         long reset = resetValue(clock.nanoTime());
         for (int i = 0; i < served.size(); i++) {
-            served.get(i).resetPendingOnTick(reset);
+            served.get(i).resetPending(reset);
         }
         gate.reset(reset);
         inbox.detachAll();
@@ -299,7 +300,7 @@ final class TickThread implements Runnable {
         try {
             if (entry instanceof QueueEntry) {
                 QueueEntry task = (QueueEntry) entry;
-                serve(task.queue, task.queue.fileOnTick(task));
+                serve(task.queue.wheel, task.queue.wheel.file(task));
             } else if (((Command) entry).urgent) {
                 urgent.add((Command) entry);
             } else {
@@ -316,7 +317,7 @@ final class TickThread implements Runnable {
     }
 
     /** Starts serving a queue that just got its wheel. */
-    private void serve(TaskQueue queue, boolean gotWheel) {
+    private void serve(QueueWheel queue, boolean gotWheel) {
         if (gotWheel) {
             served.add(queue);
         }
@@ -330,10 +331,10 @@ final class TickThread implements Runnable {
         long next = now + Long.MAX_VALUE;
         long fresh = inbox.lastDetachedStripes();
         for (int i = served.size() - 1; i >= 0; i--) {
-            TaskQueue queue = served.get(i);
-            long candidate = queue.expireOnTick(now, fresh, handOver);
+            QueueWheel queue = served.get(i);
+            long candidate = queue.expire(now, fresh, handOver);
             if (candidate - now == Long.MAX_VALUE) {
-                if (queue.retireOnTick()) {
+                if (queue.retire()) {
                     served.remove(i);
                 }
             } else if (candidate - next < 0) {
@@ -346,8 +347,8 @@ final class TickThread implements Runnable {
     private void answerSyncs() {
         for (int i = 0; i < syncs.size(); i++) {
             Sync sync = syncs.get(i);
-            sync.wheelSize = sync.queue.wheelSizeOnTick();
-            sync.wheelTickNanos = sync.queue.wheelTickOnTick();
+            sync.wheelSize = sync.queue.wheel.size();
+            sync.wheelTickNanos = sync.queue.wheel.tickNanos();
             sync.done.countDown();
         }
         syncs.clear();
@@ -424,7 +425,7 @@ final class TickThread implements Runnable {
 
         @Override
         void run(TickThread tick) {
-            entry.queue.unlinkOnTick(entry);
+            entry.queue.wheel.unlink(entry);
         }
     }
 
@@ -439,7 +440,7 @@ final class TickThread implements Runnable {
 
         @Override
         void run(TickThread tick) {
-            tick.serve(entry.queue, entry.queue.refileOnTick(entry));
+            tick.serve(entry.queue.wheel, entry.queue.wheel.refile(entry));
         }
     }
 
@@ -491,12 +492,12 @@ final class TickThread implements Runnable {
         void run(TickThread tick) {
             try {
                 base = tick.clock.nanoTime();
-                queue.collectOnTick(drain, this::add);
+                queue.wheel.collect(drain, this::add);
                 // An entry offered while it collected may have been scheduled before one it found gone
                 // (schedule Y, then remove X): take everything offered until now too (see the notes).
                 tick.detachAndRead(entry -> {
                     if (entry.queue == queue) {
-                        queue.collectReadOnTick(entry, drain, this::add);
+                        queue.wheel.collectRead(entry, drain, this::add);
                     }
                 });
             } finally {
@@ -504,11 +505,14 @@ final class TickThread implements Runnable {
             }
         }
 
-        /** The caller's own answer once the tick thread has ended (nothing can be offered any more). */
-        private void runWithoutTickThread(TickThread tick) {
+        /**
+         * The caller's own answer once the tick thread has ended: the caller owns the queue's QueueWheel now
+         * (the thread's end happens-before isAlive() returning false, and nothing can be offered any more).
+         */
+        private void runAsNewOwner(TickThread tick) {
             try {
                 base = tick.clock.nanoTime();
-                queue.collectOnTick(drain, this::add);
+                queue.wheel.collect(drain, this::add);
             } finally {
                 done.countDown();
             }
@@ -527,8 +531,8 @@ final class TickThread implements Runnable {
                     }
                     if (!tick.thread.isAlive()) {
                         // A dedicated tick thread ends once its executor has terminated; a request that
-                        // reached its inbox after its last look is answered here: nobody owns the wheel now.
-                        runWithoutTickThread(tick);
+                        // reached its inbox after its last look is answered here, by the wheel's new owner.
+                        runAsNewOwner(tick);
                         break;
                     }
                 } catch (InterruptedException e) {

@@ -60,7 +60,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      *   TickThread      the thread that owns the wheels of the queues it serves (one for the JVM by default):
      *                   it files the tasks and runs the commands that producers offer through its
      *                   StripedInbox, hands due tasks to each queue's ReadyQueue, and touches nothing else of
-     *                   an executor. ParkGate decides when it sleeps and when a producer wakes it.
+     *                   an executor. ParkGate decides when it sleeps and when a producer wakes it;
+     *     QueueWheel    its room for one queue: the wheel and its side of the queue's protocol;
+     *     HandOverBatch the due tasks it gathers outside the ready queue's lock and splices in.
      *   QueueEntry      what a queue holds (the wheel node): ScheduledTask, one object that is the future,
      *                   the runnable and the entry of a one-shot task, and the base of PeriodicTask; and
      *                   DecoratedEntry, the holder of a task that decorateTask replaced by another class.
