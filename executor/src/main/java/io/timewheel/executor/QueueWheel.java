@@ -142,12 +142,12 @@ final class QueueWheel {
         return false;
     }
 
-    /** For tests only (TickThread.Sync): the wheel's size. */
+    /** For tests only (the tests' Sync): the wheel's size. */
     int size() {
         return wheel == null ? 0 : wheel.size();
     }
 
-    /** For tests only (TickThread.Sync): the wheel's tick, or 0 while there is no wheel. */
+    /** For tests only (the tests' Sync): the wheel's tick, or 0 while there is no wheel. */
     long tickNanos() {
         return wheel == null ? 0 : wheel.tickNanos();
     }

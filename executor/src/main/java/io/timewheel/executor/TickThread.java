@@ -32,8 +32,9 @@ final class TickThread implements Runnable {
      *     the wheel and the ready heap order by;
      *   - a command about an entry read before the entry: Unlink is sent for an entry this thread has filed,
      *     or for a DecoratedEntry, whose filing is not recorded: an Unlink read before its entry finds it in no
-     *     wheel and does nothing, and the entry, no longer queued, is dropped when read (tryFile fails); Refile of an entry still in the inbox does nothing (it is filed, with its new deadline,
-     *     when read: TimerEntry.isInInbox); Snapshot and Sync (urgent) are answered only after a detachAll
+     *     wheel and does nothing, and the entry, no longer queued, is dropped when read (tryFile fails);
+     *     Refile of an entry still in the inbox does nothing (it is filed, with its new deadline, when read:
+     *     TimerEntry.isInInbox); Snapshot and the tests' Sync (urgent) are answered only after a detachAll
      *     that started after they were read, and after everything detached was filed: so they see every
      *     entry offered before them. A Snapshot then detaches once more and adds the entries of its queue
      *     read then (still queued): an entry offered while it collected may have been scheduled before one
@@ -108,8 +109,8 @@ final class TickThread implements Runnable {
     private final List<Command> urgent = new ArrayList<>();
     /** The scratch in which entries are gathered for a hand-over, outside the ready queue's lock. Tick thread only. */
     private final HandOverBatch handOver = new HandOverBatch();
-    /** Sync requests read in this loop, answered after its expiry step. Tick thread only. */
-    private final List<Sync> syncs = new ArrayList<>();
+    /** Commands that asked to run after this loop's expiry step (afterExpiry). Tick thread only. */
+    private final List<Command> afterExpiry = new ArrayList<>();
     /** Loop iterations so far (wake-ups and re-checks). Written by this thread only. */
     private volatile long loops;
 
@@ -226,7 +227,7 @@ final class TickThread implements Runnable {
                 drainInbox();
                 long now = clock.nanoTime();
                 long next = expire(now);
-                answerSyncs();
+                runAfterExpiry();
                 if (inbox.hasDetached()) {
                     continue; // more is waiting: read it before sleeping
                 }
@@ -344,14 +345,25 @@ final class TickThread implements Runnable {
         return next;
     }
 
-    private void answerSyncs() {
-        for (int i = 0; i < syncs.size(); i++) {
-            Sync sync = syncs.get(i);
-            sync.wheelSize = sync.queue.wheel.size();
-            sync.wheelTickNanos = sync.queue.wheel.tickNanos();
-            sync.done.countDown();
+    /**
+     * From a command's run: runs the command again (its {@code run}) after this loop's expiry step, i.e. after
+     * everything offered before it was read and filed, the clock read and every entry due by then handed
+     * over (the tests' sync point).
+     */
+    void afterExpiry(Command command) {
+        afterExpiry.add(command);
+    }
+
+    private void runAfterExpiry() {
+        for (int i = 0; i < afterExpiry.size(); i++) {
+            Command command = afterExpiry.get(i);
+            try {
+                command.afterExpiry(this);
+            } catch (Throwable t) {
+                report("command " + command, t);
+            }
         }
-        syncs.clear();
+        afterExpiry.clear();
     }
 
     /** For tests only: loop iterations so far. Any thread. */
@@ -412,6 +424,10 @@ final class TickThread implements Runnable {
         }
 
         abstract void run(TickThread tick);
+
+        /** Run after the loop's expiry step if {@code run} asked for it (TickThread.afterExpiry). */
+        void afterExpiry(TickThread tick) {
+        }
     }
 
     /** Drops an entry that left the queue from its wheel, so its memory does not wait for its deadline. */
@@ -552,41 +568,6 @@ final class TickThread implements Runnable {
                 tasks.add(key.task);
             }
             return tasks;
-        }
-    }
-
-    /**
-     * For tests only: answered after the tick thread has read everything queued before it, read the clock and
-     * handed every task due at that time to its executor's ready queue.
-     */
-    static final class Sync extends Command {
-        private final TaskQueue queue;
-        private final CountDownLatch done = new CountDownLatch(1);
-        private volatile int wheelSize;
-        /** The tick of the executor's wheel the tick thread saw (0: none yet). Written before done.countDown(). */
-        private long wheelTickNanos;
-
-        Sync(TaskQueue queue) {
-            super(true);
-            this.queue = queue;
-        }
-
-        @Override
-        void run(TickThread tick) {
-            tick.syncs.add(this);
-        }
-
-        /** Waits for the answer; returns the executor's wheel size the tick thread saw. */
-        int await(long timeout, java.util.concurrent.TimeUnit unit) throws InterruptedException {
-            if (!done.await(timeout, unit)) {
-                throw new IllegalStateException("tick thread did not answer within " + timeout + " " + unit);
-            }
-            return wheelSize;
-        }
-
-        /** After await: the tick of the executor's wheel, or 0 if the tick thread had none for it. */
-        long wheelTickNanos() {
-            return wheelTickNanos;
         }
     }
 

@@ -37,7 +37,7 @@ abstract class ManualClockTestBase {
 
     /** Returns the wheel size the tick thread saw after handing over everything due at the clock's time. */
     int sync() throws InterruptedException {
-        TickThread.Sync sync = new TickThread.Sync(executor.queue);
+        Sync sync = new Sync(executor.queue);
         executor.tickThread().command(sync);
         return sync.await(10, SECONDS);
     }

@@ -96,8 +96,8 @@ class TickSizeTest extends ManualClockTestBase {
         }
     }
 
-    private TickThread.Sync syncRequest() throws InterruptedException {
-        TickThread.Sync sync = new TickThread.Sync(executor.queue);
+    private Sync syncRequest() throws InterruptedException {
+        Sync sync = new Sync(executor.queue);
         executor.tickThread().command(sync);
         sync.await(10, SECONDS);
         return sync;
