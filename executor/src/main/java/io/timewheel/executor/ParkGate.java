@@ -78,7 +78,7 @@ final class ParkGate {
     private final long drain;
 
     /** See the notes. Any thread: lowered by producers by CAS, reset by the tick thread. */
-    private volatile long pendingLow;
+    private final LowBound pendingLow;
     /** See the notes. Written by the tick thread, read (and CASed PARKED_LONG to AWAKE) by producers. */
     private volatile int parkState;
     /** When the tick thread parked last. Written by the tick thread before parkState. */
@@ -91,20 +91,7 @@ final class ParkGate {
     ParkGate(long margin, long drain, long now) {
         this.margin = margin;
         this.drain = drain;
-        this.pendingLow = resetValue(now);
-    }
-
-    /** What pendingLow is reset to: later than any deadline of the next 2^62 ns, earlier than none of them. */
-    static long resetValue(long now) {
-        return now + (Long.MAX_VALUE >> 1);
-    }
-
-    /**
-     * Whether a value read from pendingLow is a deadline offered since the last reset, not the reset value
-     * (which lies 2^62 ns ahead; compared with an indefinite wake-up time it would look earlier than it).
-     */
-    static boolean pending(long low, long now) {
-        return low - (now + (Long.MAX_VALUE >> 2)) < 0;
+        this.pendingLow = new LowBound(LowBound.resetValue(now));
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -112,11 +99,7 @@ final class ParkGate {
 
     /** After an offer with this deadline (before {@link #signal}): keeps pendingLow a lower bound. */
     void lowerPending(long deadline) {
-        for (long seen = pendingLow; deadline - seen < 0; seen = pendingLow) {
-            if (PENDING_LOW.compareAndSet(this, seen, deadline)) {
-                return;
-            }
-        }
+        pendingLow.lower(deadline);
     }
 
     /**
@@ -174,7 +157,7 @@ final class ParkGate {
 
     /** Right before each detachAll of the inbox (see the notes). */
     void reset(long value) {
-        pendingLow = value;
+        pendingLow.set(value);
     }
 
     /**
@@ -184,8 +167,8 @@ final class ParkGate {
      * parked; the caller parks and then calls {@link #awake}.
      */
     long prepare(long now, long next) {
-        long low = pendingLow;
-        if (pending(low, now) && low - next < 0) {
+        long low = pendingLow.get();
+        if (LowBound.pending(low, now) && low - next < 0) {
             next = low; // offered since the loop began and not read: wake for it (see the notes)
         }
         boolean nothingPending = next - now == Long.MAX_VALUE;
@@ -196,8 +179,8 @@ final class ParkGate {
         wakeAt = now + delay;
         parkedAt = now;
         parkState = delay <= drain ? PARKED_SHORT : PARKED_LONG;
-        long fell = pendingLow; // a reset value (no offer since the detach) is no deadline: see pending()
-        if (urgentOffered || (pending(fell, now) && fell - margin - wakeAt < 0)) {
+        long fell = pendingLow.get(); // a reset value (no offer since the detach) is no deadline: see pending()
+        if (urgentOffered || (LowBound.pending(fell, now) && fell - margin - wakeAt < 0)) {
             parkState = AWAKE; // offered before parkState was written: look again now
             return 0;
         }
@@ -229,8 +212,8 @@ final class ParkGate {
             return 0; // its time has come, or a producer woke it for a deadline
         }
         wakeAt = until; // lowered, never raised: a producer that read the old one only wakes it more readily
-        long fell = pendingLow;
-        if (urgentOffered || (pending(fell, now) && fell - margin - until < 0)) {
+        long fell = pendingLow.get();
+        if (urgentOffered || (LowBound.pending(fell, now) && fell - margin - until < 0)) {
             return 0; // offered before parkState was written: look now (prepare's re-check)
         }
         return delay;
@@ -253,13 +236,11 @@ final class ParkGate {
 
     // VarHandles
     private static final VarHandle PARK_STATE;
-    private static final VarHandle PENDING_LOW;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             PARK_STATE = l.findVarHandle(ParkGate.class, "parkState", int.class);
-            PENDING_LOW = l.findVarHandle(ParkGate.class, "pendingLow", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

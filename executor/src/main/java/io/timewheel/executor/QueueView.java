@@ -143,27 +143,12 @@ final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<R
 
     @Override
     public Runnable take() throws InterruptedException {
-        for (;;) {
-            QueueEntry entry = queue.take(false, 0L);
-            if (entry != null && entry.tryRemove() != QueueEntry.NOT_REMOVED) {
-                return entry.task();
-            }
-        }
+        return queue.removeDue(false, 0L);
     }
 
     @Override
     public Runnable poll(long timeout, TimeUnit unit) throws InterruptedException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
-        for (;;) {
-            long remaining = deadline - System.nanoTime();
-            QueueEntry entry = queue.take(true, remaining);
-            if (entry == null) {
-                return null;
-            }
-            if (entry.tryRemove() != QueueEntry.NOT_REMOVED) {
-                return entry.task();
-            }
-        }
+        return queue.removeDue(true, unit.toNanos(timeout));
     }
 
     @Override

@@ -104,9 +104,9 @@ final class TaskQueue {
     /** The counters of the numbers that break ties between equal deadlines (Sequencer). Any thread; see the notes. */
     final long[] sequenceCounters = Sequencer.newCounters();
     /** See the notes. Any thread: lowered by producers, raised by the tick thread, both by CAS. */
-    private volatile long earliest;
+    private final LowBound earliest;
     /** See the notes. Any thread: lowered by producers, reset by the tick thread. */
-    private volatile long pendingLow;
+    private final LowBound pendingLow;
     /**
      * The inbox stripe of every offer since the tick thread reset pendingLow: NONE, a stripe, or MIXED (more
      * than one). Any thread: set by producers by CAS, reset by the tick thread.
@@ -124,8 +124,8 @@ final class TaskQueue {
         this.tick = tick;
         this.tickNanos = tickNanos;
         this.ready = new ReadyQueue(clock);
-        this.earliest = clock.nanoTime() + Long.MAX_VALUE;
-        this.pendingLow = TickThread.resetValue(clock.nanoTime());
+        this.earliest = new LowBound(clock.nanoTime() + Long.MAX_VALUE);
+        this.pendingLow = new LowBound(LowBound.resetValue(clock.nanoTime()));
     }
 
     TickThread tickThread() {
@@ -200,7 +200,7 @@ final class TaskQueue {
      */
     private void dispatch(QueueEntry entry, long now) {
         long deadline = entry.nextDeadline();
-        if (deadline - now <= ReadyQueue.HORIZON_NANOS && deadline - earliest < 0 && deadline - pendingLow < 0) {
+        if (deadline - now <= ReadyQueue.HORIZON_NANOS && deadline - earliest.get() < 0 && deadline - pendingLow.get() < 0) {
             entry.refreshDeadline();
             ready.push(entry);
         } else {
@@ -218,11 +218,7 @@ final class TaskQueue {
      * stripe of every offer since the reset. Any thread.
      */
     private void lowerPending(long deadline) {
-        for (long seen = pendingLow; deadline - seen < 0; seen = pendingLow) {
-            if (PENDING_LOW.compareAndSet(this, seen, deadline)) {
-                break;
-            }
-        }
+        pendingLow.lower(deadline);
         int stripe = tick.stripe();
         for (int seen = pendingStripe; seen != stripe && seen != MIXED; seen = pendingStripe) {
             if (PENDING_STRIPE.compareAndSet(this, seen, seen == NONE && stripe >= 0 ? stripe : MIXED)) {
@@ -233,11 +229,7 @@ final class TaskQueue {
 
     /** After an entry was offered to the tick thread: keeps earliest a lower bound. Any thread. */
     private void lowerEarliest(long deadline) {
-        for (long seen = earliest; deadline - seen < 0; seen = earliest) {
-            if (EARLIEST.compareAndSet(this, seen, deadline)) {
-                return;
-            }
-        }
+        earliest.lower(deadline);
     }
 
     /** Counts an entry out of the queue. Called by whoever's CAS took it out of the queue. */
@@ -340,7 +332,7 @@ final class TaskQueue {
         return ready.take(timed, nanos);
     }
 
-    /** Takes the earliest due entry out of the queue, or returns null if none is due. */
+    /** Takes the earliest due entry out of the queue, or returns null if none is due (getQueue().poll()). */
     Runnable pollDue() {
         QueueEntry entry;
         while ((entry = ready.pollDue()) != null) {
@@ -351,23 +343,40 @@ final class TaskQueue {
         return null;
     }
 
+    /**
+     * Waits for a due entry and takes it out of the queue (getQueue()'s take and timed poll): untimed, until
+     * there is one; timed, at most {@code nanos}, then null. An entry that left the queue meanwhile is skipped.
+     */
+    Runnable removeDue(boolean timed, long nanos) throws InterruptedException {
+        long until = System.nanoTime() + nanos;
+        for (;;) {
+            QueueEntry entry = ready.take(timed, timed ? until - System.nanoTime() : 0L);
+            if (entry != null && entry.tryRemove() != QueueEntry.NOT_REMOVED) {
+                return entry.task();
+            }
+            if (entry == null && timed) {
+                return null;
+            }
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------
     // The tick thread's half of the protocol (see the notes; its room is QueueWheel): tick thread only
 
     /** The earliest bound, for QueueWheel.beginDrain. */
     long earliest() {
-        return earliest;
+        return earliest.get();
     }
 
     /** The pendingLow bound: the hand-over limit, read before the hand-over. */
     long pendingLow() {
-        return pendingLow;
+        return pendingLow.get();
     }
 
     /** Right before the tick thread detaches its inbox (see the notes). */
     void resetPending(long value) {
         pendingStripe = NONE;
-        pendingLow = value;
+        pendingLow.set(value);
     }
 
     /**
@@ -387,10 +396,10 @@ final class TaskQueue {
      * hand-over) meanwhile (see the notes).
      */
     void raiseEarliest(long seen, long raise, long limit) {
-        EARLIEST.compareAndSet(this, seen, raise);
-        long fell = pendingLow;
+        earliest.raise(seen, raise);
+        long fell = pendingLow.get();
         if (fell - limit < 0) {
-            lowerEarliest(fell); // offered while it raised: see the notes
+            earliest.lower(fell); // offered while it raised: see the notes
         }
     }
 
@@ -400,15 +409,11 @@ final class TaskQueue {
     }
 
     // VarHandles
-    private static final java.lang.invoke.VarHandle EARLIEST;
-    private static final java.lang.invoke.VarHandle PENDING_LOW;
     private static final java.lang.invoke.VarHandle PENDING_STRIPE;
 
     static {
         try {
             PENDING_STRIPE = java.lang.invoke.MethodHandles.lookup().findVarHandle(TaskQueue.class, "pendingStripe", int.class);
-            PENDING_LOW = java.lang.invoke.MethodHandles.lookup().findVarHandle(TaskQueue.class, "pendingLow", long.class);
-            EARLIEST = java.lang.invoke.MethodHandles.lookup().findVarHandle(TaskQueue.class, "earliest", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

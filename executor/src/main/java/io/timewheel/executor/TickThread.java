@@ -289,7 +289,7 @@ final class TickThread implements Runnable {
 
     /** Resets pendingLow, then detaches every stripe (see the notes: in this order). */
     private void detach() {
-        long reset = resetValue(clock.nanoTime());
+        long reset = LowBound.resetValue(clock.nanoTime());
         for (int i = 0; i < served.size(); i++) {
             served.get(i).resetPending(reset);
         }
@@ -310,11 +310,6 @@ final class TickThread implements Runnable {
         } catch (Throwable t) {
             report("inbox entry " + entry, t);
         }
-    }
-
-    /** What a pendingLow is reset to (ParkGate.resetValue). */
-    static long resetValue(long now) {
-        return ParkGate.resetValue(now);
     }
 
     /** Starts serving a queue that just got its wheel. */

@@ -193,15 +193,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * trades the wheel's bookkeeping against how many timers share a slot.
          */
         public Builder tickNanos(long tickNanos) {
-            this.tickNanos = checkTick(tickNanos);
+            this.tickNanos = TimerWheel.checkTickNanos(tickNanos);
             return this;
-        }
-
-        private static long checkTick(long tickNanos) {
-            if (tickNanos <= 0 || tickNanos > TimerWheel.MAX_TICK_NANOS || Long.bitCount(tickNanos) != 1) {
-                throw new IllegalArgumentException("tickNanos must be a power of two in [1, 2^36]: " + tickNanos);
-            }
-            return tickNanos;
         }
 
         /**
@@ -227,7 +220,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             String value = System.getProperty("timewheel.tickNanos");
             if (value != null) {
                 try {
-                    return checkTick(Long.parseLong(value.trim()));
+                    return TimerWheel.checkTickNanos(Long.parseLong(value.trim()));
                 } catch (RuntimeException e) {
                     System.getLogger("io.timewheel").log(System.Logger.Level.WARNING,
                             "ignoring timewheel.tickNanos=" + value + ": " + e.getMessage());

@@ -141,15 +141,26 @@ public final class TimerWheel<E extends TimerEntry> {
     }
 
     /**
+     * Returns {@code tickNanos} if a wheel accepts it as its tick: a power of two from 1 to
+     * {@link #MAX_TICK_NANOS}.
+     *
+     * @throws IllegalArgumentException if it is not
+     */
+    public static long checkTickNanos(long tickNanos) {
+        if (tickNanos <= 0 || tickNanos > MAX_TICK_NANOS || Long.bitCount(tickNanos) != 1) {
+            throw new IllegalArgumentException("tickNanos must be a power of two in [1, 2^36]: " + tickNanos);
+        }
+        return tickNanos;
+    }
+
+    /**
      * A wheel whose clock starts at {@code now}.
      *
      * @param tickNanos the level-0 slot width: a power of two from 1 to {@link #MAX_TICK_NANOS}
      * @throws IllegalArgumentException if {@code tickNanos} is not such a power of two
      */
     public TimerWheel(long tickNanos, long now) {
-        if (tickNanos <= 0 || tickNanos > MAX_TICK_NANOS || Long.bitCount(tickNanos) != 1) {
-            throw new IllegalArgumentException("tickNanos must be a power of two in [1, 2^36]: " + tickNanos);
-        }
+        checkTickNanos(tickNanos);
         this.tickShift = Long.numberOfTrailingZeros(tickNanos);
         this.levels = Math.max(1, (MIN_SPAN_BITS - tickShift + SLOT_BITS - 1) / SLOT_BITS);
         int topPrefixBits = Long.SIZE - tickShift - SLOT_BITS * (levels - 1);

@@ -30,7 +30,7 @@ class ParkGateTest {
         gate.lowerPending(NOW + 4_000_000L); // offered after the detach: not read
         assertEquals(4_000_000L - MARGIN, gate.prepare(NOW, NOW + 10_000_000L));
         gate.awake();
-        gate.reset(ParkGate.resetValue(NOW)); // the next detach reads it: only the held deadline counts
+        gate.reset(LowBound.resetValue(NOW)); // the next detach reads it: only the held deadline counts
         assertEquals(10_000_000L - MARGIN, gate.prepare(NOW, NOW + 10_000_000L));
     }
 
@@ -119,7 +119,7 @@ class ParkGateTest {
 
         gate.awake();
         gate.beginLoop();
-        gate.reset(ParkGate.resetValue(NOW));
+        gate.reset(LowBound.resetValue(NOW));
         gate.prepare(NOW, NOW + 1_000_000_000L);
         assertTrue(gate.signal(Long.MIN_VALUE, NOW));
         assertTrue(gate.urgent());
@@ -148,8 +148,8 @@ class ParkGateTest {
 
     @Test
     void resetValue_isNeverMistakenForAPendingDeadline() {
-        assertFalse(ParkGate.pending(ParkGate.resetValue(NOW), NOW));
-        assertFalse(ParkGate.pending(ParkGate.resetValue(NOW), NOW + 3_600_000_000_000L)); // an hour on
-        assertTrue(ParkGate.pending(NOW + 3_600_000_000_000L, NOW));
+        assertFalse(LowBound.pending(LowBound.resetValue(NOW), NOW));
+        assertFalse(LowBound.pending(LowBound.resetValue(NOW), NOW + 3_600_000_000_000L)); // an hour on
+        assertTrue(LowBound.pending(NOW + 3_600_000_000_000L, NOW));
     }
 }

@@ -43,7 +43,7 @@ public final class ParkGateLostWakeUp {
         Race(long deadline, long next) {
             this.deadline = deadline;
             this.next = next;
-            gate.reset(ParkGate.resetValue(NOW));
+            gate.reset(LowBound.resetValue(NOW));
         }
 
         final int produce() {

@@ -50,7 +50,7 @@ public final class ParkGateMessage {
         final TickThread.Command message = new TickThread.Unlink(null);
 
         public MessageVsPark() {
-            gate.reset(ParkGate.resetValue(NOW));
+            gate.reset(LowBound.resetValue(NOW));
         }
 
         @Actor
@@ -89,7 +89,7 @@ public final class ParkGateMessage {
         final long deadline = NOW + MARGIN + DRAIN / 2;
 
         public DeadlineVsLazyRepark() {
-            gate.reset(ParkGate.resetValue(NOW));
+            gate.reset(LowBound.resetValue(NOW));
             gate.prepare(NOW, HELD); // parked long
             gate.signal(Long.MIN_VALUE, NOW); // a message: PARKED_LAZY, unparked
         }

@@ -35,7 +35,7 @@ public class ParkGateUrgentCommand {
 
     public ParkGateUrgentCommand() {
         gate.beginLoop();
-        gate.reset(ParkGate.resetValue(NOW));
+        gate.reset(LowBound.resetValue(NOW));
     }
 
     @Actor
