@@ -16,9 +16,9 @@ final class HandOverBatch {
      * Why a batch. The workers wait on the ready queue's lock for their next task; the tick thread's work per
      * handed-over entry (poll it from the wheel, tryUnfile CAS, copy its keys) is done here, before the lock, so
      * a worker whose task is due never waits behind it. Under the lock the batch costs one capacity check and,
-     * for the usual batch that starts at or after the run's tail (the wheel hands deadlines over in order, each
-     * batch later than the one before), a copy of three arrays. Entries before the run's tail (read late by the
-     * tick thread, or due before an entry a producer appended to the run) go into the heap one by one, and the rest of the batch
+     * for the usual batch that starts at or after the ring's tail (the wheel hands deadlines over in order, each
+     * batch later than the one before), a copy of three arrays. Entries before the ring's tail (read late by the
+     * tick thread, or due before an entry a producer appended to the ring) go into the heap one by one, and the rest of the batch
      * is still copied (the room for all of it is made first, so nothing allocates half-way).
      *
      * Between tryUnfile and the splice an entry is QUEUED and in neither the wheel nor the ready queue. Nothing

@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 
 /**
  * The tasks of one executor that are due within {@link #HORIZON_NANOS} (the near term), waiting for a
- * worker, in (deadline, sequence) order: a sorted run that entries arriving in order are appended to, beside
+ * worker, in (deadline, sequence) order: a sorted ring that entries arriving in order are appended to, beside
  * a binary min-heap for the others. Any thread; its lock is private.
  */
 final class ReadyQueue {
@@ -18,7 +18,7 @@ final class ReadyQueue {
      * an entry that is already that close straight in (TaskQueue.dispatch: push), and the tick thread hands
      * over the later ones from the wheel in batches, between HORIZON_NANOS and TickThread.MARGIN_NANOS
      * before their deadlines (pushBatch: gathered and sorted outside the lock, spliced in under one lock
-     * acquisition, usually as one copy onto the run: a worker never waits behind the tick thread's work). So the heap stays small (the
+     * acquisition, usually as one copy onto the ring: a worker never waits behind the tick thread's work). So the heap stays small (the
      * far term waits in the wheel, which is where the O(1) matters), and from the hand-over on a task's
      * path is STPE's: the workers make the last, exact wait themselves, leader/follower as in STPE's
      * DelayedWorkQueue (one worker waits timed for the head, the others untimed), and a task starts one
@@ -55,18 +55,18 @@ final class ReadyQueue {
      * Entries that left the queue another way (cancelled, removed) stay in the heap until a worker pops
      * and skips them: they are due within the horizon, so that is soon. Every field is guarded by lock.
      *
-     * The run. Most entries arrive in order: the tick thread hands over batches the wheel has sorted, each
+     * The ring. Most entries arrive in order: the tick thread hands over batches the wheel has sorted, each
      * one later than the one before (it covers deadlines up to a later now + HORIZON_NANOS), and a flood of
      * execute() or short delays from one producer comes in creation order. An entry that is not before the
-     * last one appended is appended to the run, a ring of entries (with their deadlines and sequences, as the
+     * last one appended is appended to the ring, a circular array of entries (with their deadlines and sequences, as the
      * heap) sorted from head to tail by (deadline, sequence); any other goes into the heap. The queue's
-     * head is the lesser of the run's head and the heap's (headInRun), so the order stays exact whatever
+     * head is the lesser of the ring's head and the heap's (headInRing), so the order stays exact whatever
      * mix arrives; in-order arrivals cost an append and a pop instead of a sift each way: with thousands
      * of entries within the horizon a sift is ~13 levels of unpredictable branches and reference stores,
      * most of a worker's time per task when a million timers fall due in a second (JFR, ExpiryBenchmark).
-     * A batch from the tick thread (pushBatch) is split at the run's tail: the entries before it go into the
-     * heap, the rest is copied onto the run in one go.
-     * Everything said of the heap above holds for the run: copies of deadline and sequence, stale copies
+     * A batch from the tick thread (pushBatch) is split at the ring's tail: the entries before it go into the
+     * heap, the rest is copied onto the ring in one go.
+     * Everything said of the heap above holds for the ring: copies of deadline and sequence, stale copies
      * and entries that left the queue dropped when they come to the head.
      */
 
@@ -88,13 +88,13 @@ final class ReadyQueue {
     private int[] sequences = new int[16];
     private int size;
     /**
-     * The run: a ring of entries sorted by (deadline, sequence) from runHead on, runSize of them, with their
+     * The ring: entries sorted by (deadline, sequence) from ringHead on, ringSize of them, with their
      * deadlines and sequences at the same indices. Capacity a power of two.
      */
-    private QueueEntry[] run = new QueueEntry[16];
-    private long[] runDeadlines = new long[16];
-    private int[] runSequences = new int[16];
-    private int runHead, runSize;
+    private QueueEntry[] ring = new QueueEntry[16];
+    private long[] ringDeadlines = new long[16];
+    private int[] ringSequences = new int[16];
+    private int ringHead, ringSize;
     /** The worker waiting timed for the head's deadline, if any. */
     private Thread leader;
     private final NanoClock clock;
@@ -132,9 +132,9 @@ final class ReadyQueue {
             boolean wasEmpty = isEmpty();
             long headDeadline = wasEmpty ? 0 : headDeadline();
             int headSequence = wasEmpty ? 0 : headSequence();
-            // the part of the batch before the run's tail goes into the heap (entries the tick thread read late,
-            // due before what it handed over last), the rest is copied onto the run
-            int k = runSize == 0 ? 0 : firstNotBefore(batch, runDeadlines[runTail()], runSequences[runTail()]);
+            // the part of the batch before the ring's tail goes into the heap (entries the tick thread read late,
+            // due before what it handed over last), the rest is copied onto the ring
+            int k = ringSize == 0 ? 0 : firstNotBefore(batch, ringDeadlines[ringTail()], ringSequences[ringTail()]);
             for (int i = 0; i < k; i++) {
                 siftUp(size++, batch.entries[i], batch.deadlines[i], batch.sequences[i]);
             }
@@ -151,7 +151,7 @@ final class ReadyQueue {
         }
     }
 
-    /** Grows the heap and the run so that {@code n} more entries fit in either without allocating. */
+    /** Grows the heap and the ring so that {@code n} more entries fit in either without allocating. */
     private void ensureRoom(int n) {
         if (size + n > tasks.length) {
             int capacity = Math.max(size + n, size + (size >> 1));
@@ -159,8 +159,8 @@ final class ReadyQueue {
             deadlines = Arrays.copyOf(deadlines, capacity);
             sequences = Arrays.copyOf(sequences, capacity);
         }
-        while (runSize + n > run.length) {
-            growRun();
+        while (ringSize + n > ring.length) {
+            growRing();
         }
     }
 
@@ -179,21 +179,21 @@ final class ReadyQueue {
     }
 
     /**
-     * Appends a sorted batch from index {@code k} on, which is not before the run's tail; the caller has made
+     * Appends a sorted batch from index {@code k} on, which is not before the ring's tail; the caller has made
      * room.
      */
     private void appendAll(HandOverBatch batch, int k) {
         int n = batch.size - k;
-        int mask = run.length - 1;
-        int from = (runHead + runSize) & mask;
-        int first = Math.min(n, run.length - from); // up to the end of the ring, then from 0
-        System.arraycopy(batch.entries, k, run, from, first);
-        System.arraycopy(batch.deadlines, k, runDeadlines, from, first);
-        System.arraycopy(batch.sequences, k, runSequences, from, first);
-        System.arraycopy(batch.entries, k + first, run, 0, n - first);
-        System.arraycopy(batch.deadlines, k + first, runDeadlines, 0, n - first);
-        System.arraycopy(batch.sequences, k + first, runSequences, 0, n - first);
-        runSize += n;
+        int mask = ring.length - 1;
+        int from = (ringHead + ringSize) & mask;
+        int first = Math.min(n, ring.length - from); // up to the end of the ring, then from 0
+        System.arraycopy(batch.entries, k, ring, from, first);
+        System.arraycopy(batch.deadlines, k, ringDeadlines, from, first);
+        System.arraycopy(batch.sequences, k, ringSequences, from, first);
+        System.arraycopy(batch.entries, k + first, ring, 0, n - first);
+        System.arraycopy(batch.deadlines, k + first, ringDeadlines, 0, n - first);
+        System.arraycopy(batch.sequences, k + first, ringSequences, 0, n - first);
+        ringSize += n;
     }
 
     /** Adds an entry; true if it became the head (the caller then signals). */
@@ -201,9 +201,9 @@ final class ReadyQueue {
         long deadline = task.deadline();
         int sequence = task.sequence();
         boolean head;
-        if (runSize == 0 || !less(deadline, sequence, runDeadlines[runTail()], runSequences[runTail()])) {
+        if (ringSize == 0 || !less(deadline, sequence, ringDeadlines[ringTail()], ringSequences[ringTail()])) {
             append(task, deadline, sequence);
-            head = runSize == 1 && (size == 0 || less(deadline, sequence, deadlines[0], sequences[0]));
+            head = ringSize == 1 && (size == 0 || less(deadline, sequence, deadlines[0], sequences[0]));
         } else {
             if (size == tasks.length) {
                 int capacity = size + (size >> 1);
@@ -212,7 +212,7 @@ final class ReadyQueue {
                 sequences = Arrays.copyOf(sequences, capacity);
             }
             siftUp(size++, task, deadline, sequence);
-            head = tasks[0] == task && !headInRun();
+            head = tasks[0] == task && !headInRing();
         }
         if (head) {
             leader = null; // a new head: whoever waits for the old one must look again
@@ -220,65 +220,65 @@ final class ReadyQueue {
         return head;
     }
 
-    /** Appends to the run; the caller has checked that the entry is not before the run's tail. */
+    /** Appends to the ring; the caller has checked that the entry is not before the ring's tail. */
     private void append(QueueEntry task, long deadline, int sequence) {
-        if (runSize == run.length) {
-            growRun();
+        if (ringSize == ring.length) {
+            growRing();
         }
-        int i = (runHead + runSize++) & (run.length - 1);
-        run[i] = task;
-        runDeadlines[i] = deadline;
-        runSequences[i] = sequence;
+        int i = (ringHead + ringSize++) & (ring.length - 1);
+        ring[i] = task;
+        ringDeadlines[i] = deadline;
+        ringSequences[i] = sequence;
     }
 
-    private void growRun() {
-        int n = run.length;
+    private void growRing() {
+        int n = ring.length;
         QueueEntry[] entries = new QueueEntry[2 * n];
         long[] ds = new long[2 * n];
         int[] ss = new int[2 * n];
-        int first = n - runHead; // from runHead to the end of the arrays, then from 0
-        System.arraycopy(run, runHead, entries, 0, first);
-        System.arraycopy(run, 0, entries, first, runHead);
-        System.arraycopy(runDeadlines, runHead, ds, 0, first);
-        System.arraycopy(runDeadlines, 0, ds, first, runHead);
-        System.arraycopy(runSequences, runHead, ss, 0, first);
-        System.arraycopy(runSequences, 0, ss, first, runHead);
-        run = entries;
-        runDeadlines = ds;
-        runSequences = ss;
-        runHead = 0;
+        int first = n - ringHead; // from ringHead to the end of the arrays, then from 0
+        System.arraycopy(ring, ringHead, entries, 0, first);
+        System.arraycopy(ring, 0, entries, first, ringHead);
+        System.arraycopy(ringDeadlines, ringHead, ds, 0, first);
+        System.arraycopy(ringDeadlines, 0, ds, first, ringHead);
+        System.arraycopy(ringSequences, ringHead, ss, 0, first);
+        System.arraycopy(ringSequences, 0, ss, first, ringHead);
+        ring = entries;
+        ringDeadlines = ds;
+        ringSequences = ss;
+        ringHead = 0;
     }
 
-    private int runTail() {
-        return (runHead + runSize - 1) & (run.length - 1);
+    private int ringTail() {
+        return (ringHead + ringSize - 1) & (ring.length - 1);
     }
 
-    /** Whether the head of the queue is the run's (else the heap's). Needs an entry in either. */
-    private boolean headInRun() {
-        return runSize > 0 && (size == 0 || less(runDeadlines[runHead], runSequences[runHead], deadlines[0], sequences[0]));
+    /** Whether the head of the queue is the ring's (else the heap's). Needs an entry in either. */
+    private boolean headInRing() {
+        return ringSize > 0 && (size == 0 || less(ringDeadlines[ringHead], ringSequences[ringHead], deadlines[0], sequences[0]));
     }
 
     /** The head entry; the queue must not be empty. */
     private QueueEntry head() {
-        return headInRun() ? run[runHead] : tasks[0];
+        return headInRing() ? ring[ringHead] : tasks[0];
     }
 
     /** The head's deadline as copied in; the queue must not be empty. */
     private long headDeadline() {
-        return headInRun() ? runDeadlines[runHead] : deadlines[0];
+        return headInRing() ? ringDeadlines[ringHead] : deadlines[0];
     }
 
     /** The head's sequence as copied in; the queue must not be empty. */
     private int headSequence() {
-        return headInRun() ? runSequences[runHead] : sequences[0];
+        return headInRing() ? ringSequences[ringHead] : sequences[0];
     }
 
     private QueueEntry pollLocked() {
-        if (headInRun()) {
-            QueueEntry head = run[runHead];
-            run[runHead] = null;
-            runHead = (runHead + 1) & (run.length - 1);
-            runSize--;
+        if (headInRing()) {
+            QueueEntry head = ring[ringHead];
+            ring[ringHead] = null;
+            ringHead = (ringHead + 1) & (ring.length - 1);
+            ringSize--;
             return head;
         }
         if (size == 0) {
@@ -327,9 +327,9 @@ final class ReadyQueue {
                     }
                     continue;
                 }
-                boolean inRun = headInRun();
-                QueueEntry head = inRun ? run[runHead] : tasks[0];
-                long deadline = inRun ? runDeadlines[runHead] : deadlines[0];
+                boolean inRing = headInRing();
+                QueueEntry head = inRing ? ring[ringHead] : tasks[0];
+                long deadline = inRing ? ringDeadlines[ringHead] : deadlines[0];
                 if (!head.isQueued() || head.nextDeadline() != deadline) {
                     pollLocked(); // cancelled or removed meanwhile, or a stale copy (see the notes): drop it
                     continue;
@@ -375,8 +375,8 @@ final class ReadyQueue {
     void forEach(Consumer<? super QueueEntry> action) {
         lock.lock();
         try {
-            for (int i = 0; i < runSize; i++) {
-                action.accept(run[(runHead + i) & (run.length - 1)]);
+            for (int i = 0; i < ringSize; i++) {
+                action.accept(ring[(ringHead + i) & (ring.length - 1)]);
             }
             for (int i = 0; i < size; i++) {
                 action.accept(tasks[i]);
@@ -388,7 +388,7 @@ final class ReadyQueue {
 
     /**
      * Removes every entry, handing each to {@code action} in the queue's order (deadline, then sequence),
-     * under the lock. Popping rather than sorting a copy: the order is the run's and the heap's own, with no
+     * under the lock. Popping rather than sorting a copy: the order is the ring's and the heap's own, with no
      * comparator over fields that other threads may change.
      */
     void drain(Consumer<? super QueueEntry> action) {
@@ -404,7 +404,7 @@ final class ReadyQueue {
     }
 
     private boolean isEmpty() {
-        return size == 0 && runSize == 0;
+        return size == 0 && ringSize == 0;
     }
 
     private void siftUp(int k, QueueEntry task, long deadline, int sequence) {

@@ -207,7 +207,7 @@ final class TaskQueue {
             // Later than the horizon, or the tick thread still holds an earlier or equal deadline of ours
             // (it is running late, or has not read it yet): it must hand that one over first, so this one
             // goes through it too.
-            tick.schedule(entry, deadline, now);
+            tick.offer(entry, deadline, now);
             lowerPending(deadline);
             lowerEarliest(deadline);
         }

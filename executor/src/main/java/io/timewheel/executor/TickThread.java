@@ -152,7 +152,7 @@ final class TickThread implements Runnable {
     }
 
     /** Hands an entry with a future deadline to the tick thread; {@code now}: the caller's clock reading. */
-    void schedule(QueueEntry task, long deadline, long now) {
+    void offer(QueueEntry task, long deadline, long now) {
         inbox.offer(task);
         offered(deadline, now);
     }
