@@ -467,16 +467,16 @@ final class TickThread implements Runnable {
      */
     static final class Snapshot extends Command {
         private final TaskQueue queue;
-        private final boolean drain;
+        private final boolean take;
         private final CountDownLatch done = new CountDownLatch(1);
         /** Written by the tick thread before done.countDown(); read by the caller after await. */
         private final List<Key> keys = new ArrayList<>();
         private long base;
 
-        Snapshot(TaskQueue queue, boolean drain) {
+        Snapshot(TaskQueue queue, boolean take) {
             super(true);
             this.queue = queue;
-            this.drain = drain;
+            this.take = take;
         }
 
         /** How often a waiting caller checks that the tick thread is still there: 2^24 ns = 16.8 ms. */
@@ -503,12 +503,12 @@ final class TickThread implements Runnable {
         void run(TickThread tick) {
             try {
                 base = tick.clock.nanoTime();
-                queue.wheel.collect(drain, this::add);
+                queue.wheel.collect(take, this::add);
                 // An entry offered while it collected may have been scheduled before one it found gone
                 // (schedule Y, then remove X): take everything offered until now too (see the notes).
                 tick.detachAndRead(entry -> {
                     if (entry.queue == queue) {
-                        queue.wheel.collectRead(entry, drain, this::add);
+                        queue.wheel.collectRead(entry, take, this::add);
                     }
                 });
             } finally {
@@ -523,7 +523,7 @@ final class TickThread implements Runnable {
         private void runAsNewOwner(TickThread tick) {
             try {
                 base = tick.clock.nanoTime();
-                queue.wheel.collect(drain, this::add);
+                queue.wheel.collect(take, this::add);
             } finally {
                 done.countDown();
             }
