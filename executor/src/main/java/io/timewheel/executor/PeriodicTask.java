@@ -13,8 +13,8 @@ final class PeriodicTask<V> extends ScheduledTask<V> {
      * completed normally and nobody cancelled meanwhile, a re-arm: the next time is computed (fixed rate:
      * previous time + period, so there is no drift; fixed delay: now + delay, measured from the end of the
      * run), then, if the run state lets it run again (else it is cancelled), RUNNING to QUEUED (IDLE when a
-     * decorator's holder is queued instead) and back into the queue
-     * (WheelScheduledExecutorService.reExecutePeriodic). Runs never overlap because only one thread can
+     * decorator's holder is queued instead) and back into the queue (TaskQueue.reExecutePeriodic, which the
+     * executor answers as STPE's reExecutePeriodic). Runs never overlap because only one thread can
      * hold RUNNING, and each run happens-before the next through the queue hand-off.
      *
      * time: the current scheduled time, what nextDeadline() returns. Written (after construction) only by
@@ -55,7 +55,7 @@ final class PeriodicTask<V> extends ScheduledTask<V> {
 
     @Override
     public void run() {
-        if (!executor().canRunInCurrentRunState(this)) {
+        if (!queue.canRunInCurrentRunState(this)) {
             cancel(false);
             return;
         }
@@ -64,8 +64,8 @@ final class PeriodicTask<V> extends ScheduledTask<V> {
             return;
         }
         if (runAndReset()) {
-            time = period > 0 ? time + period : executor().triggerTime(-period);
-            executor().reExecutePeriodic(this, claimedFrom == TAKEN);
+            time = period > 0 ? time + period : queue.triggerTime(-period);
+            queue.reExecutePeriodic(this, claimedFrom == TAKEN);
         }
     }
 }

@@ -27,7 +27,7 @@ abstract class QueueEntry extends TimerEntry {
      * the entry is not in the wheel when the tick thread runs it.
      */
 
-    /** The queue this entry is in. Immutable. */
+    /** The queue this entry is in: all an entry talks to above it (never the executor). Immutable. */
     final TaskQueue queue;
 
     /**
@@ -42,11 +42,6 @@ abstract class QueueEntry extends TimerEntry {
     QueueEntry(TaskQueue queue, long deadline, int sequence) {
         super(deadline, sequence);
         this.queue = queue;
-    }
-
-    /** The executor whose queue this is. */
-    final WheelScheduledExecutorService executor() {
-        return queue.executor;
     }
 
     /** The object that workers run and that {@code getQueue()} shows. */

@@ -48,13 +48,18 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
      *   RUNNING -> QUEUED | IDLE                (periodic re-arm, see PeriodicTask; IDLE when decorated)
      * QUEUED and FILED are "in the queue". The thread that puts the task into the queue (IDLE or RUNNING to
      * QUEUED) has counted it in its queue first (TaskQueue.add/readd); the thread whose CAS takes it out of
-     * the queue (QUEUED or FILED to any state but those) uncounts it (TaskQueue.dequeued). A cancel or
-     * removal that takes it out of FILED asks the tick thread to unlink it from the wheel; one that takes
-     * it out of QUEUED needs no command (in the inbox, it is retracted if on top of the caller's stripe,
-     * else the tick thread's tryFile fails and it drops the task; in the ready heap, a worker pops and skips
-     * it). A direct run (claimForRun) sends no command: a one-shot task taken out of FILED stays in the
-     * wheel until it comes due (tryUnfile fails: the tick thread drops it) or a snapshot finds it; a
-     * periodic one that is re-armed is re-filed (TaskQueue.readd).
+     * the queue (QUEUED or FILED to any state but those) uncounts it (TaskQueue.dequeued; a cancel does it
+     * in its one call to TaskQueue.cancelled, which also drops the task from where it waits and tells the
+     * executor). A cancel or removal that takes it out of FILED asks the tick thread to unlink it from the
+     * wheel; one that takes it out of QUEUED needs no command (in the inbox, it is retracted if on top of the
+     * caller's stripe, else the tick thread's tryFile fails and it drops the task; in the ready heap, a
+     * worker pops and skips it). A direct run (claimForRun) sends no command: a one-shot task taken out of
+     * FILED stays in the wheel until it comes due (tryUnfile fails: the tick thread drops it) or a snapshot
+     * finds it; a periodic one that is re-armed is re-filed (TaskQueue.readd).
+     *
+     * A task talks to its queue only. What STPE's task asks of its executor (may it run in the current run
+     * state, the next fixed-delay time, re-queue me after a periodic run) it asks of its queue, which
+     * declares those questions and leaves the answers to the executor (TaskQueue's abstract methods).
      *
      * outcome: the runner thread while RUNNING (published before the runner re-checks the state, so a
      * cancel(true) either sees the thread or the runner sees the cancel and never calls the task), then
@@ -192,7 +197,7 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
 
     @Override
     public void run() {
-        if (!executor().canRunInCurrentRunState(this)) {
+        if (!queue.canRunInCurrentRunState(this)) {
             cancel(false);
             return;
         }
@@ -325,8 +330,7 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
             }
         }
         if (s == QUEUED || s == FILED) {
-            queue.dequeued();
-            executor().cancelled(this, s == FILED);
+            queue.cancelled(this, s == FILED);
         }
         finishCompletion();
         return true;

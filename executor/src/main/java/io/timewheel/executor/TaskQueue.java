@@ -7,13 +7,13 @@ import java.util.concurrent.RunnableScheduledFuture;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 /**
- * The queue of one {@link WheelScheduledExecutorService}: STPE's DelayedWorkQueue role. It counts the
+ * The queue of one executor: STPE's DelayedWorkQueue role. It counts the
  * queued tasks, sends each where it waits (the tick thread for the far term, the ready queue for the near
  * term), and answers remove, contains and collect; the tick thread keeps its own side of the queue (the
  * wheel) in {@link QueueWheel}. Producer-side methods: any thread; the tick thread's half of the protocol
  * below: the tick thread only.
  */
-final class TaskQueue {
+abstract class TaskQueue {
     /*
      * Implementation notes
      *
@@ -89,9 +89,14 @@ final class TaskQueue {
      * in: if task A's creation happens before task B's and they are due at the same time, A's number is
      * lower. STPE gets that from one counter that every schedule writes; the Sequencer keeps a counter per
      * deadline hash, so threads scheduling different deadlines write different cache lines (its notes).
+     *
+     * Above (any thread): this class names nothing of its executor. What its tasks ask of it (what STPE's
+     * ScheduledFutureTask asks of STPE: triggerTime, canRunInCurrentRunState, reExecutePeriodic) and what it
+     * must tell (taskCancelled: after shutdown, termination may be waiting for a cancelled task) it declares
+     * as abstract methods, which the executor's one subclass answers. A task's cancel enters the queue once
+     * (cancelled: it uncounts the task, drops it from where it waits, and tells the executor).
      */
 
-    final WheelScheduledExecutorService executor;
     final NanoClock clock;
     private final TickThread tick;
     /** The tick of this queue's wheel (the tick thread creates the wheel). */
@@ -118,8 +123,7 @@ final class TaskQueue {
     /** The tick thread's room for this queue: the wheel and the tick thread's side of the protocol. */
     final QueueWheel wheel = new QueueWheel(this);
 
-    TaskQueue(WheelScheduledExecutorService executor, NanoClock clock, TickThread tick, long tickNanos) {
-        this.executor = executor;
+    TaskQueue(NanoClock clock, TickThread tick, long tickNanos) {
         this.clock = clock;
         this.tick = tick;
         this.tickNanos = tickNanos;
@@ -130,6 +134,40 @@ final class TaskQueue {
 
     TickThread tickThread() {
         return tick;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Entries: what a task asks of its queue, and what the queue asks of its executor for it (any thread;
+    // see the notes: the executor's one subclass answers the abstract methods, so each call is monomorphic)
+
+    /** STPE's triggerTime: the deadline {@code delayNanos} (not negative) from now. */
+    abstract long triggerTime(long delayNanos);
+
+    /** STPE's canRunInCurrentRunState: whether the run state lets this task run (or stay queued). */
+    abstract boolean canRunInCurrentRunState(RunnableScheduledFuture<?> task);
+
+    /**
+     * STPE's reExecutePeriodic: puts a periodic task back into this queue after a run that re-armed it, or
+     * cancels it if the run state no longer lets it run. {@code viaWorker}: a worker took it off the queue.
+     */
+    abstract void reExecutePeriodic(PeriodicTask<?> task, boolean viaWorker);
+
+    /**
+     * A queued task was cancelled and has left this queue (see cancelled): after shutdown, termination may
+     * be waiting for it (as on STPE after a cancel under removeOnCancel, whose remove tries to terminate;
+     * here every cancel takes the task out of the queue).
+     */
+    abstract void taskCancelled();
+
+    /**
+     * A task's cancel took it out of the queue (its CAS from QUEUED, or from FILED: {@code wasFiled}):
+     * uncounts it, drops it from where it waits (see left), whatever the remove-on-cancel policy, and tells
+     * the executor (taskCancelled).
+     */
+    final void cancelled(QueueEntry entry, boolean wasFiled) {
+        dequeued();
+        left(entry, wasFiled);
+        taskCancelled();
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -191,7 +229,7 @@ final class TaskQueue {
     }
 
     private long deadlineOf(RunnableScheduledFuture<?> task) {
-        return executor.triggerTime(Math.max(0L, task.getDelay(NANOSECONDS)));
+        return triggerTime(Math.max(0L, task.getDelay(NANOSECONDS)));
     }
 
     /**

@@ -129,8 +129,11 @@ final class TickThread implements Runnable {
         return Shared.INSTANCE;
     }
 
-    /** A tick thread of the executor's own, which ends after the executor has terminated. */
-    static TickThread dedicated(WheelScheduledExecutorService owner, NanoClock clock) {
+    /**
+     * A tick thread of one executor's own, named after {@code owner}'s identity hash, which ends after that
+     * executor has terminated.
+     */
+    static TickThread dedicated(Object owner, NanoClock clock) {
         return new TickThread(clock, "timewheel-tick-" + Integer.toHexString(System.identityHashCode(owner)), true);
     }
 

@@ -48,7 +48,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * together):
      *   this class      STPE's role: constructors, schedule*, execute and submit, delayedExecute,
      *                   reExecutePeriodic, the shutdown policies (onShutdown), remove, purge, getQueue, and
-     *                   the configuration setters, which store and then tell the pool.
+     *                   the configuration setters, which store and then tell the pool; and the answers to
+     *                   what the two below declare (Pool and Queue, below).
      *   WorkerPool      ThreadPoolExecutor's role: run state, workers, getTask, termination, the counters.
      *   TaskQueue       DelayedWorkQueue's role: the queued count, where each task waits (the tick thread's
      *                   wheel, or the ready queue), remove, contains, collect. It holds:
@@ -72,10 +73,26 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * sorts its batches with BatchSort and KeySort), TimerEntry (its node, which QueueEntry extends) and
      * StripedInbox (the lock-free hand-off from any thread to the wheel's owner).
      * Data flows one way: this class -> TaskQueue -> (TickThread -> wheel ->) ReadyQueue -> WorkerPool's
-     * workers, which run the task and, for a periodic one, come back here (reExecutePeriodic).
+     * workers, which run the task and, for a periodic one, come back here through the task's queue
+     * (reExecutePeriodic).
+     *
+     * Nothing below this class names it. ThreadPoolExecutor never names STPE: it reads its settings in place
+     * and declares its hooks, which STPE inherits or overrides. Here the roles are composed, so WorkerPool
+     * and TaskQueue each declare what they need from above as abstract methods, and this class answers
+     * them through its private subclasses, Pool and Queue, the only ones (each call is monomorphic and
+     * allocates nothing; the settings stay in TPE's fields, one copy):
+     *   WorkerPool      TPE's settings (corePoolSize, maximumPoolSize, keepAliveNanos, allowsCoreThreadTimeOut),
+     *                   the thread factory, and the hooks beforeExecute, afterExecute and terminated;
+     *   TaskQueue       what STPE's ScheduledFutureTask asks of STPE (triggerTime, canRunInCurrentRunState,
+     *                   reExecutePeriodic), which its tasks ask of it, and taskCancelled: a cancel took a task
+     *                   out (after shutdown, termination may be waiting for it).
+     * A task talks to its queue only, and its cancel enters the queue once (TaskQueue.cancelled). So
+     * references run down from here: this class -> WorkerPool -> TaskQueue -> ReadyQueue, TickThread and the
+     * entries. Upward, an entry knows its queue, and the tick thread calls into the queues it serves for
+     * their tick-side state (TaskQueue's ...OnTick methods).
      *
      * Self-use is the JDK's: the pool reads the core size, maximum size, keep-alive and core time-out as
-     * ThreadPoolExecutor reads its fields (xxxField(): the inherited getters, called non-virtually), the
+     * ThreadPoolExecutor reads its fields (Pool's answers: the inherited getters, called non-virtually), the
      * rejection handler as TPE's reject reads its field, the thread factory through the virtual
      * getThreadFactory() as TPE's Worker does; canRunInCurrentRunState calls isShutdown() and onShutdown
      * calls the policy getters virtually, as STPE does.
@@ -149,8 +166,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         TickThread tick = options.dedicatedTickThread || options.clock != NanoClock.SYSTEM
                 ? TickThread.dedicated(this, options.clock)
                 : TickThread.shared();
-        this.queue = new TaskQueue(this, options.clock, tick, options.tickNanos);
-        this.pool = new WorkerPool(this, queue);
+        this.queue = new Queue(options.clock, tick, options.tickNanos);
+        this.pool = new Pool(queue);
         this.queueView = new QueueView(queue);
     }
 
@@ -233,7 +250,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     // =============================================================================================
     // Scheduling
 
-    long triggerTime(long delayNanos) {
+    /** STPE's triggerTime: the deadline {@code delayNanos} (not negative) from now, the delay capped at MAX_NANOS. */
+    private long triggerTime(long delayNanos) {
         return clock.nanoTime() + Math.min(delayNanos, MAX_NANOS);
     }
 
@@ -348,7 +366,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     }
 
     /** After a periodic run: STPE's reExecutePeriodic. {@code viaWorker}: taken off the queue by a worker. */
-    void reExecutePeriodic(PeriodicTask<?> task, boolean viaWorker) {
+    private void reExecutePeriodic(PeriodicTask<?> task, boolean viaWorker) {
         RunnableScheduledFuture<?> outer = task.outerTask;
         if (canRunInCurrentRunState(outer)) {
             QueueEntry entry;
@@ -373,7 +391,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     }
 
     /** STPE's canRunInCurrentRunState: isShutdown() virtually, the policies as fields. */
-    boolean canRunInCurrentRunState(RunnableScheduledFuture<?> task) {
+    private boolean canRunInCurrentRunState(RunnableScheduledFuture<?> task) {
         if (!isShutdown()) {
             return true;
         }
@@ -388,18 +406,6 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     /** TPE's reject: the handler as TPE reads its field. */
     private void reject(RunnableScheduledFuture<?> task) {
         super.getRejectedExecutionHandler().rejectedExecution(task, this);
-    }
-
-    /**
-     * A queued task of ours was cancelled (it has left the queue): the queue drops it from where it waits
-     * (TaskQueue.left: an Unlink command if the tick thread had filed it, else a retract from the inbox),
-     * whatever the remove-on-cancel policy; after shutdown, termination may be waiting for it.
-     */
-    void cancelled(QueueEntry task, boolean wasFiled) {
-        queue.left(task, wasFiled);
-        if (!pool.isRunning()) {
-            pool.tryTerminate();
-        }
     }
 
     /** The tick thread this executor's queue is served by. */
@@ -562,38 +568,89 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         }
     }
 
-    // The configuration as ThreadPoolExecutor reads it (its fields): the inherited getters, non-virtually,
-    // so that a subclass overriding a getter changes what it reports, not how the pool behaves.
+    // =============================================================================================
+    // The answers to what WorkerPool and TaskQueue declare they need from above (see the notes)
 
-    int corePoolSizeField() {
-        return super.getCorePoolSize();
+    /**
+     * The worker pool, its questions answered as ThreadPoolExecutor answers its own: the settings as TPE
+     * reads its fields (the inherited getters, called non-virtually, so that a subclass overriding a getter
+     * changes what it reports, not how the pool behaves), the thread factory and the hooks virtually. TPE's
+     * protected hooks are reachable from this package only inside the body of a subclass of TPE: this one's.
+     */
+    private final class Pool extends WorkerPool {
+        Pool(TaskQueue queue) {
+            super(queue);
+        }
+
+        @Override
+        int corePoolSize() {
+            return WheelScheduledExecutorService.super.getCorePoolSize();
+        }
+
+        @Override
+        int maximumPoolSize() {
+            return WheelScheduledExecutorService.super.getMaximumPoolSize();
+        }
+
+        @Override
+        long keepAliveNanos() {
+            return WheelScheduledExecutorService.super.getKeepAliveTime(NANOSECONDS);
+        }
+
+        @Override
+        boolean allowsCoreThreadTimeOut() {
+            return WheelScheduledExecutorService.super.allowsCoreThreadTimeOut();
+        }
+
+        @Override
+        ThreadFactory threadFactory() {
+            return WheelScheduledExecutorService.this.getThreadFactory();
+        }
+
+        @Override
+        void beforeExecute(Thread t, Runnable r) {
+            WheelScheduledExecutorService.this.beforeExecute(t, r);
+        }
+
+        @Override
+        void afterExecute(Runnable r, Throwable t) {
+            WheelScheduledExecutorService.this.afterExecute(r, t);
+        }
+
+        @Override
+        void terminated() {
+            WheelScheduledExecutorService.this.terminated();
+        }
     }
 
-    int maximumPoolSizeField() {
-        return super.getMaximumPoolSize();
-    }
+    /** The task queue, answering what its tasks ask as STPE answers its ScheduledFutureTask. */
+    private final class Queue extends TaskQueue {
+        Queue(NanoClock clock, TickThread tick, long tickNanos) {
+            super(clock, tick, tickNanos);
+        }
 
-    long keepAliveNanosField() {
-        return super.getKeepAliveTime(NANOSECONDS);
-    }
+        @Override
+        long triggerTime(long delayNanos) {
+            return WheelScheduledExecutorService.this.triggerTime(delayNanos);
+        }
 
-    boolean allowCoreThreadTimeOutField() {
-        return super.allowsCoreThreadTimeOut();
-    }
+        @Override
+        boolean canRunInCurrentRunState(RunnableScheduledFuture<?> task) {
+            return WheelScheduledExecutorService.this.canRunInCurrentRunState(task);
+        }
 
-    // The hooks, for the pool: called where ThreadPoolExecutor calls them (protected members of a class of
-    // java.util.concurrent are reachable from this package only through this subclass).
+        @Override
+        void reExecutePeriodic(PeriodicTask<?> task, boolean viaWorker) {
+            WheelScheduledExecutorService.this.reExecutePeriodic(task, viaWorker);
+        }
 
-    void beforeExecuteHook(Thread t, Runnable r) {
-        beforeExecute(t, r);
-    }
-
-    void afterExecuteHook(Runnable r, Throwable t) {
-        afterExecute(r, t);
-    }
-
-    void terminatedHook() {
-        terminated();
+        /** As STPE's remove after a cancel (tryTerminate), which has nothing to do while the pool runs. */
+        @Override
+        void taskCancelled() {
+            if (!pool.isRunning()) {
+                pool.tryTerminate();
+            }
+        }
     }
 
     // =============================================================================================

@@ -1,6 +1,7 @@
 package io.timewheel.executor;
 
 import java.util.HashSet;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.AbstractQueuedSynchronizer;
@@ -8,11 +9,12 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The worker threads and the run state of one {@link WheelScheduledExecutorService}: ThreadPoolExecutor's
- * role, with its semantics, method for method (ctl, Worker, addWorker, runWorker, getTask,
- * processWorkerExit, tryTerminate, the interrupts and the counters). Any thread.
+ * The worker threads and the run state of one executor: ThreadPoolExecutor's role, with its semantics,
+ * method for method (ctl, Worker, addWorker, runWorker, getTask, processWorkerExit, tryTerminate, the
+ * interrupts and the counters). What it needs from above (its settings and its hooks) it declares as
+ * abstract methods, which the executor's subclass answers. Any thread.
  */
-final class WorkerPool {
+abstract class WorkerPool {
     /*
      * Implementation notes
      *
@@ -24,11 +26,13 @@ final class WorkerPool {
      *     runs an entry only if its tryTake wins (the entry may have been cancelled or removed meanwhile).
      *   - "The queue is empty" is queue.isEmpty(): the TaskQueue's count of queued tasks read at one instant
      *     (QueuedCount: striped, and linearizable for this question).
-     *   - Configuration is the executor's, read as ThreadPoolExecutor reads it: the core size, maximum size,
-     *     keep-alive and core time-out through their fields (the executor's xxxField() accessors call the
-     *     inherited getters non-virtually, so a subclass overriding getCorePoolSize changes nothing here, as
-     *     on the JDK), the thread factory through the virtual getThreadFactory(), as TPE's Worker does.
-     *   - The hooks (beforeExecute, afterExecute, terminated) are the executor's, called where TPE calls them.
+     *   - Settings and hooks are declared here, as TPE declares its own, and answered from above (this class
+     *     names nothing above it; its one subclass is the executor's, so every call is monomorphic). The
+     *     settings stay in one place, TPE's fields, which the executor inherits: corePoolSize(),
+     *     maximumPoolSize(), keepAliveNanos() and allowsCoreThreadTimeOut() read them as TPE reads its fields
+     *     (the inherited getters, called non-virtually: a subclass overriding getCorePoolSize changes nothing
+     *     here, as on the JDK); threadFactory() is the virtual getThreadFactory(), as TPE's Worker calls it;
+     *     beforeExecute, afterExecute and terminated are the executor's hooks, called where TPE calls them.
      *   - There is no firstTask: STPE never passes one (ensurePrestart adds workers with none).
      *
      * Run state (ctl high bits), as ThreadPoolExecutor:
@@ -51,7 +55,6 @@ final class WorkerPool {
     private static final int TIDYING = 2 << COUNT_BITS;
     private static final int TERMINATED = 3 << COUNT_BITS;
 
-    private final WheelScheduledExecutorService executor;
     private final TaskQueue queue;
 
     /** Run state and worker count. Any thread, via CAS. */
@@ -65,10 +68,36 @@ final class WorkerPool {
     /** Tasks completed by workers that have exited. Guarded by mainLock. */
     private long completedTaskCount;
 
-    WorkerPool(WheelScheduledExecutorService executor, TaskQueue queue) {
-        this.executor = executor;
+    WorkerPool(TaskQueue queue) {
         this.queue = queue;
     }
+
+    // ---------------------------------------------------------------------------------------------
+    // What the pool needs from above: ThreadPoolExecutor's settings (its fields) and hooks
+
+    /** TPE's corePoolSize field. Any thread. */
+    abstract int corePoolSize();
+
+    /** TPE's maximumPoolSize field. Any thread. */
+    abstract int maximumPoolSize();
+
+    /** TPE's keepAliveTime field, in nanoseconds. Any thread. */
+    abstract long keepAliveNanos();
+
+    /** TPE's allowCoreThreadTimeOut field. Any thread. */
+    abstract boolean allowsCoreThreadTimeOut();
+
+    /** The thread factory, as TPE's Worker gets it (the virtual getThreadFactory()). */
+    abstract ThreadFactory threadFactory();
+
+    /** TPE's beforeExecute hook, called by the worker thread {@code t} before it runs {@code r}. */
+    abstract void beforeExecute(Thread t, Runnable r);
+
+    /** TPE's afterExecute hook, called by the worker thread after {@code r} ran (or threw {@code t}). */
+    abstract void afterExecute(Runnable r, Throwable t);
+
+    /** TPE's terminated hook, called once, on the way from TIDYING to TERMINATED. */
+    abstract void terminated();
 
     private static int workerCountOf(int c) {
         return c & COUNT_MASK;
@@ -178,7 +207,7 @@ final class WorkerPool {
             try {
                 if (ctl.compareAndSet(c, ctlOf(TIDYING, 0))) {
                     try {
-                        executor.terminatedHook();
+                        terminated();
                     } finally {
                         ctl.set(ctlOf(TERMINATED, 0));
                         termination.signalAll();
@@ -205,7 +234,7 @@ final class WorkerPool {
 
         Worker() {
             setState(-1); // no interrupts until the thread runs
-            this.thread = executor.getThreadFactory().newThread(this); // virtual, as TPE's Worker
+            this.thread = threadFactory().newThread(this); // virtual getThreadFactory(), as TPE's Worker
         }
 
         @Override
@@ -265,7 +294,7 @@ final class WorkerPool {
     /** STPE's ensurePrestart: one more core thread per schedule, or one thread when the core size is 0. */
     void ensurePrestart() {
         int wc = workerCountOf(ctl.get());
-        if (wc < executor.corePoolSizeField()) {
+        if (wc < corePoolSize()) {
             addWorker(true);
         } else if (wc == 0) {
             addWorker(false);
@@ -273,7 +302,7 @@ final class WorkerPool {
     }
 
     boolean prestartCoreThread() {
-        return workerCountOf(ctl.get()) < executor.corePoolSizeField() && addWorker(true);
+        return workerCountOf(ctl.get()) < corePoolSize() && addWorker(true);
     }
 
     int prestartAllCoreThreads() {
@@ -291,7 +320,7 @@ final class WorkerPool {
                 return false;
             }
             for (;;) {
-                int limit = core ? executor.corePoolSizeField() : executor.maximumPoolSizeField();
+                int limit = core ? corePoolSize() : maximumPoolSize();
                 if (workerCountOf(c) >= (limit & COUNT_MASK)) {
                     return false;
                 }
@@ -367,12 +396,12 @@ final class WorkerPool {
                     wt.interrupt();
                 }
                 try {
-                    executor.beforeExecuteHook(wt, task);
+                    beforeExecute(wt, task);
                     try {
                         task.run();
-                        executor.afterExecuteHook(task, null);
+                        afterExecute(task, null);
                     } catch (Throwable ex) {
-                        executor.afterExecuteHook(task, ex);
+                        afterExecute(task, ex);
                         throw ex;
                     }
                 } finally {
@@ -396,15 +425,15 @@ final class WorkerPool {
                 return null;
             }
             int wc = workerCountOf(c);
-            boolean timed = executor.allowCoreThreadTimeOutField() || wc > executor.corePoolSizeField();
-            if ((wc > executor.maximumPoolSizeField() || (timed && timedOut)) && (wc > 1 || queue.isEmpty())) {
+            boolean timed = allowsCoreThreadTimeOut() || wc > corePoolSize();
+            if ((wc > maximumPoolSize() || (timed && timedOut)) && (wc > 1 || queue.isEmpty())) {
                 if (ctl.compareAndSet(c, c - 1)) {
                     return null;
                 }
                 continue;
             }
             try {
-                QueueEntry entry = queue.take(timed, executor.keepAliveNanosField());
+                QueueEntry entry = queue.take(timed, keepAliveNanos());
                 if (entry == null) {
                     timedOut = true;
                 } else if (entry.tryTake()) {
@@ -431,7 +460,7 @@ final class WorkerPool {
         int c = ctl.get();
         if (runStateLessThan(c, STOP)) {
             if (!completedAbruptly) {
-                int min = executor.allowCoreThreadTimeOutField() ? 0 : executor.corePoolSizeField();
+                int min = allowsCoreThreadTimeOut() ? 0 : corePoolSize();
                 if (min == 0 && !queue.isEmpty()) {
                     min = 1;
                 }
