@@ -19,7 +19,7 @@ final class DecoratedEntry extends QueueEntry {
      *
      * left: 0 while queued, 1 once taken or removed; any thread, via CAS. The holder is never re-queued:
      * a periodic decorated task gets a new holder for each run. Whether the tick thread filed the holder is
-     * not recorded (tryFile and tryUnfile only read left), so tryRemove answers REMOVED_FILED and every
+     * not recorded (tryFile and tryUnfile only read left), so tryRemove answers REMOVED_UNLINK and every
      * removal sends an Unlink (QueueEntry's notes).
      */
 
@@ -60,12 +60,12 @@ final class DecoratedEntry extends QueueEntry {
 
     @Override
     int tryRemove() {
-        return leave() ? REMOVED_FILED : NOT_REMOVED;
+        return leave() ? REMOVED_UNLINK : NOT_REMOVED;
     }
 
     private boolean leave() {
         if (LEFT.compareAndSet(this, 0, 1)) {
-            queue.dequeued();
+            queue.uncount();
             return true;
         }
         return false;

@@ -23,7 +23,7 @@ abstract class QueueEntry extends TimerEntry {
      * by tryFile, cleared by tryUnfile), so only the removal or cancel of a filed one sends an Unlink (a
      * direct run sends none); one that leaves the queue before the tick thread read it from the inbox costs
      * it no command (it is retracted, or dropped when read: tryFile fails). A DecoratedEntry does not record
-     * filing: every removal of one sends an Unlink (tryRemove answers REMOVED_FILED), which does nothing if
+     * filing: every removal of one sends an Unlink (tryRemove answers REMOVED_UNLINK), which does nothing if
      * the entry is not in the wheel when the tick thread runs it.
      */
 
@@ -48,7 +48,7 @@ abstract class QueueEntry extends TimerEntry {
     abstract Runnable task();
 
     /** {@link #tryRemove} results. */
-    static final int NOT_REMOVED = -1, REMOVED = 0, REMOVED_FILED = 1;
+    static final int NOT_REMOVED = -1, REMOVED = 0, REMOVED_UNLINK = 1;
 
     /** Whether the entry is still waiting in the queue. Any thread. */
     abstract boolean isQueued();
@@ -66,7 +66,7 @@ abstract class QueueEntry extends TimerEntry {
      * Leaves the queue without running (remove, shutdownNow, policy). Any thread; succeeds for exactly one
      * caller per queuing.
      *
-     * @return {@link #NOT_REMOVED}, {@link #REMOVED}, or {@link #REMOVED_FILED} when the entry may be in the
+     * @return {@link #NOT_REMOVED}, {@link #REMOVED}, or {@link #REMOVED_UNLINK} when the entry may be in the
      *         wheel (the caller then asks the tick thread to unlink it)
      */
     abstract int tryRemove();

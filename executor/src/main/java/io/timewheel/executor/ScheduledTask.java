@@ -132,7 +132,7 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
     final boolean tryTake() {
         for (int s; (s = state) == QUEUED || s == FILED; ) {
             if (STATE.compareAndSet(this, s, TAKEN)) {
-                queue.dequeued();
+                queue.uncount();
                 return true;
             }
         }
@@ -143,8 +143,8 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
     final int tryRemove() {
         for (int s; (s = state) == QUEUED || s == FILED; ) {
             if (STATE.compareAndSet(this, s, IDLE)) {
-                queue.dequeued();
-                return s == FILED ? REMOVED_FILED : REMOVED;
+                queue.uncount();
+                return s == FILED ? REMOVED_UNLINK : REMOVED;
             }
         }
         return NOT_REMOVED;
@@ -235,7 +235,7 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
             if (STATE.compareAndSet(this, s, RUNNING)) {
                 OUTCOME.setVolatile(this, Thread.currentThread());
                 if (s == QUEUED || s == FILED) {
-                    queue.dequeued();
+                    queue.uncount();
                 }
                 return s;
             }

@@ -165,8 +165,8 @@ abstract class TaskQueue {
      * the executor (taskCancelled).
      */
     final void cancelled(QueueEntry entry, boolean wasFiled) {
-        dequeued();
-        left(entry, wasFiled);
+        uncount();
+        forget(entry, wasFiled);
         taskCancelled();
     }
 
@@ -271,17 +271,18 @@ abstract class TaskQueue {
     }
 
     /** Counts an entry out of the queue. Called by whoever's CAS took it out of the queue. */
-    void dequeued() {
+    void uncount() {
         count.decrement();
     }
 
     /**
-     * An entry left the queue (the caller's CAS took it out): if the tick thread had filed it, drop it from
-     * the wheel now; if it may still be in the inbox, take it back from there if it is on top of the
-     * caller's stripe (else the tick thread drops it when it reads it).
+     * An entry left the queue (the caller's CAS took it out): the tick thread forgets it. {@code unlink}: it
+     * may be in the wheel (the tick thread filed it, or a DecoratedEntry: tryRemove answered REMOVED_UNLINK),
+     * so an Unlink drops it from there; else, if it is still in the inbox, take it back from there if it is on
+     * top of the caller's stripe (else the tick thread drops it when it reads it, within DRAIN_NANOS).
      */
-    void left(QueueEntry entry, boolean wasFiled) {
-        if (wasFiled) {
+    void forget(QueueEntry entry, boolean unlink) {
+        if (unlink) {
             tick.command(new TickThread.Unlink(entry));
         } else {
             tick.retract(entry);
@@ -292,7 +293,7 @@ abstract class TaskQueue {
     boolean remove(QueueEntry entry) {
         int removed = entry.tryRemove();
         if (removed != QueueEntry.NOT_REMOVED) {
-            left(entry, removed == QueueEntry.REMOVED_FILED);
+            forget(entry, removed == QueueEntry.REMOVED_UNLINK);
         }
         return removed != QueueEntry.NOT_REMOVED;
     }

@@ -162,7 +162,7 @@ final class TickThread implements Runnable {
 
     /** Re-files a re-armed periodic entry, wherever it is now (see Refile), for its new deadline. */
     void refile(QueueEntry task, long deadline) {
-        inbox.offerUntimed(new Refile(task));
+        inbox.offer(new Refile(task));
         offered(deadline, clock.nanoTime());
     }
 
@@ -195,7 +195,7 @@ final class TickThread implements Runnable {
      * however many come (ParkGate: PARKED_LONG, PARKED_LAZY).
      */
     void command(Command command) {
-        inbox.offerUntimed(command);
+        inbox.offer(command);
         if (command.urgent ? gate.urgent() : gate.signal(Long.MIN_VALUE, clock.nanoTime())) {
             LockSupport.unpark(thread);
         }

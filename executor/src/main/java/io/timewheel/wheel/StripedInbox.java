@@ -17,7 +17,7 @@ import java.lang.invoke.VarHandle;
  * to know about order, {@link #detachAll} gives it: after it returns, everything offered before it
  * started is detached (handed out or waiting in the consumer's chain).
  *
- * <p>Threading: {@link #offer}, {@link #offerUntimed}, {@link #retract} and {@link #stripe} from any thread;
+ * <p>Threading: {@link #offer}, {@link #retract} and {@link #stripe} from any thread;
  * every other method from the one consumer thread only. An entry may be in at most one inbox or wheel at a
  * time.
  */
@@ -113,8 +113,9 @@ public final class StripedInbox {
     // Producers: any thread
 
     /**
-     * Adds an entry. Any thread. The entry must be in no wheel and no inbox; everything written to it before
-     * this call is visible to the consumer that receives it.
+     * Adds an entry: a timer, or a message whose deadline means nothing (the inbox never reads deadlines).
+     * Any thread. The entry must be in no wheel and no inbox; everything written to it before this call is
+     * visible to the consumer that receives it.
      */
     public void offer(TimerEntry entry) {
         entry.location = TimerEntry.IN_INBOX;
@@ -127,14 +128,6 @@ public final class StripedInbox {
                 return;
             }
         }
-    }
-
-    /**
-     * Adds an entry whose deadline means nothing (a message rather than a timer), exactly as {@link #offer}
-     * does: the inbox never reads deadlines.
-     */
-    public void offerUntimed(TimerEntry entry) {
-        offer(entry);
     }
 
     /**

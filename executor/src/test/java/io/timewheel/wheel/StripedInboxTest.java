@@ -107,7 +107,7 @@ class StripedInboxTest {
         assertTrue(inbox.retract(a));
         assertTrue(inbox.isEmpty(), "the only entry was retracted");
 
-        inbox.offerUntimed(u);
+        inbox.offer(u);
         assertFalse(inbox.isEmpty(), "an untimed entry counts too");
         assertEquals(1, inbox.detachAll());
         assertFalse(inbox.isEmpty(), "detached and not handed out");
@@ -136,7 +136,7 @@ class StripedInboxTest {
             TestEntry e = new TestEntry(i, 1_000 + i);
             offered.add(e);
             if (i % 3 == 0) {
-                inbox.offerUntimed(e);
+                inbox.offer(e);
             } else {
                 inbox.offer(e);
             }
@@ -454,7 +454,7 @@ class StripedInboxTest {
                     for (int i = 0; i < perProducer; i++) {
                         TestEntry e = new TestEntry(producer << 24 | i, deadlineOf(producer, i));
                         if (i % 5 == 4) {
-                            inbox.offerUntimed(e);
+                            inbox.offer(e);
                         } else {
                             inbox.offer(e);
                         }

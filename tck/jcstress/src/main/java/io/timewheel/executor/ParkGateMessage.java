@@ -55,7 +55,7 @@ public final class ParkGateMessage {
 
         @Actor
         public void producer(II_Result r) {
-            inbox.offerUntimed(message);
+            inbox.offer(message);
             r.r1 = gate.signal(Long.MIN_VALUE, NOW) ? 1 : 0;
         }
 
