@@ -337,7 +337,7 @@ abstract class TaskQueue {
         if (count.isEmpty()) {
             return new ArrayList<>();
         }
-        TickThread.Snapshot request = new TickThread.Snapshot(this, take);
+        TickThread.Snapshot request = new TickThread.Snapshot(wheel, take);
         tick.command(request);
         return request.await(tick);
     }

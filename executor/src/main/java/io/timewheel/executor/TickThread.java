@@ -52,8 +52,9 @@ final class TickThread implements Runnable {
      * what arrived during the previous loop, so expiry still runs between them; and when expiry runs, every
      * entry detached has been filed, so no entry waits read but unfiled); read the clock once;
      * for each served queue, hand every entry due by now + ReadyQueue.HORIZON_NANOS and before the queue's
-     * hand-over limit to its ready heap and publish the queue's earliest bound (QueueWheel.expire), and stop serving a queue whose executor has
-     * terminated and whose wheel is empty; park until MARGIN_NANOS before the earliest next deadline.
+     * hand-over limit to its ready heap and publish the queue's earliest bound (QueueWheel.expire), and stop
+     * serving a queue whose executor has terminated and whose wheel is empty; park until MARGIN_NANOS before
+     * the earliest next deadline.
      *
      * Hand-over. The workers own the near term (ReadyQueue): this thread hands an entry over when it is due
      * within HORIZON_NANOS (33.6 ms), and looks again when the earliest entry it still holds is MARGIN_NANOS
@@ -469,14 +470,14 @@ final class TickThread implements Runnable {
      * to the clock reading taken with them, which is a total order whatever their values.
      */
     static final class Snapshot extends Command {
-        private final TaskQueue queue;
+        private final QueueWheel queue;
         private final boolean take;
         private final CountDownLatch done = new CountDownLatch(1);
         /** Written by the tick thread before done.countDown(); read by the caller after await. */
         private final List<Key> keys = new ArrayList<>();
         private long base;
 
-        Snapshot(TaskQueue queue, boolean take) {
+        Snapshot(QueueWheel queue, boolean take) {
             super(true);
             this.queue = queue;
             this.take = take;
@@ -506,12 +507,12 @@ final class TickThread implements Runnable {
         void run(TickThread tick) {
             try {
                 base = tick.clock.nanoTime();
-                queue.wheel.collect(take, this::add);
+                queue.collect(take, this::add);
                 // An entry offered while it collected may have been scheduled before one it found gone
                 // (schedule Y, then remove X): take everything offered until now too (see the notes).
                 tick.detachAndRead(entry -> {
-                    if (entry.queue == queue) {
-                        queue.wheel.collectRead(entry, take, this::add);
+                    if (entry.queue.wheel == queue) {
+                        queue.collectRead(entry, take, this::add);
                     }
                 });
             } finally {
@@ -526,7 +527,7 @@ final class TickThread implements Runnable {
         private void runAsNewOwner(TickThread tick) {
             try {
                 base = tick.clock.nanoTime();
-                queue.wheel.collect(take, this::add);
+                queue.collect(take, this::add);
             } finally {
                 done.countDown();
             }
