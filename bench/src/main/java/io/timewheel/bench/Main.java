@@ -24,9 +24,10 @@ public final class Main {
 
     static final String USAGE = String.join("\n",
             "usage: java -jar bench/target/timewheel-bench.jar MODE [options]",
-            "  quick                 3-4 minutes: the headline table, timewheel beside every peer, with ratios, and the targets",
+            "  quick                 3.5-4.5 minutes: the headline table, timewheel beside every peer, with ratios, the",
+            "                        punctuality against STPE (issue 24: cold, warm, bursts' tail) and the targets",
             "  full [--out DIR] [--matrix] [--tiny]",
-            "                        the full run (~15 min on 2 CPUs): every benchmark and harness; writes DIR",
+            "                        the full run (~17 min on 2 CPUs): every benchmark and harness; writes DIR",
             "                        (default bench/results/jdkNN) with report.md, charts and raw results;",
             "                        --matrix runs schedule+cancel at every pending count x thread count,",
             "                        --tiny the same pipeline at toy sizes (a check, not figures to quote)",

@@ -37,6 +37,11 @@ class SmokeTest {
     }
 
     @Test
+    void punctuality_coldLaunchesAndWarmRounds_runEveryTimer() throws Exception {
+        Smoke.punctuality(System.out);
+    }
+
+    @Test
     void memory_idle_threads_agent_runInChildJvms() throws Exception {
         java.util.List<Peer> two = java.util.List.of(Peer.TIMEWHEEL, Peer.STPE);
         Smoke.memory(two, System.out);

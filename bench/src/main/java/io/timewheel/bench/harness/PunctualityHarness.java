@@ -33,8 +33,11 @@ import java.util.Map;
  */
 public final class PunctualityHarness {
 
+    /** The rounds of {@link #warm} not counted: the first of each peer, a cold round. */
+    public static final int WARM_SKIP = 1;
+
     /** One round's figures, in milliseconds. */
-    record Round(Peer peer, double p50, double p99, double max, int early, int missing) {
+    public record Round(Peer peer, double p50, double p99, double max, int early, int missing) {
         static Round of(LatenessHarness.Result r) {
             return new Round(r.peer, r.percentileMillis(50), r.percentileMillis(99), r.maxMillis(), r.early, r.missing);
         }
@@ -47,6 +50,21 @@ public final class PunctualityHarness {
             String[] f = line.trim().split(" ");
             return new Round(Peer.parse(f[1]).get(0), Double.parseDouble(f[2]), Double.parseDouble(f[3]),
                     Double.parseDouble(f[4]), Integer.parseInt(f[5]), Integer.parseInt(f[6]));
+        }
+    }
+
+    /**
+     * One peer's rounds reduced to the figures the goals compare (issue 24): the median over rounds of each round's
+     * p50 and p99 and the worst round's max (ms; NaN without a round), early fires and missing timers summed.
+     */
+    public record Summary(int rounds, double medianP50, double medianP99, double worstMax, int early, int missing) {
+        /** Over the rounds after the first {@code skip} ({@link #WARM_SKIP} for warm rounds, 0 for cold launches). */
+        public static Summary of(List<Round> rounds, int skip) {
+            List<Round> counted = rounds.subList(Math.min(skip, rounds.size()), rounds.size());
+            return new Summary(counted.size(), median(counted.stream().mapToDouble(Round::p50).toArray()),
+                    median(counted.stream().mapToDouble(Round::p99).toArray()),
+                    counted.stream().mapToDouble(Round::max).max().orElse(Double.NaN),
+                    counted.stream().mapToInt(Round::early).sum(), counted.stream().mapToInt(Round::missing).sum());
         }
     }
 
@@ -111,7 +129,7 @@ public final class PunctualityHarness {
                 rounds.computeIfAbsent(peer, p -> new ArrayList<>()).add(round);
             }
         }
-        print(out, rounds, 0, "launch");
+        print(out, rounds, 0, "launch", "launches");
         return rounds;
     }
 
@@ -134,11 +152,11 @@ public final class PunctualityHarness {
                 }
             }
         }
-        print(out, all, 1, "round");
+        print(out, all, WARM_SKIP, "round", "rounds");
         return all;
     }
 
-    private static void print(PrintStream out, Map<Peer, List<Round>> all, int skip, String unit) {
+    private static void print(PrintStream out, Map<Peer, List<Round>> all, int skip, String unit, String units) {
         out.printf("%-10s %6s %10s %10s %10s %6s %8s%n", "peer", unit, "p50 ms", "p99 ms", "max ms", "early", "missing");
         for (Map.Entry<Peer, List<Round>> e : all.entrySet()) {
             List<Round> rounds = e.getValue();
@@ -148,15 +166,12 @@ public final class PunctualityHarness {
                         r.early(), r.missing(), i < skip ? "  (cold: not counted)" : "");
             }
         }
-        out.printf("%-10s %8s %14s %14s %14s %6s %8s%n", "peer", unit + "s", "median p50", "median p99", "worst max",
+        out.printf("%-10s %8s %14s %14s %14s %6s %8s%n", "peer", units, "median p50", "median p99", "worst max",
                 "early", "missing");
         for (Map.Entry<Peer, List<Round>> e : all.entrySet()) {
-            List<Round> counted = e.getValue().subList(Math.min(skip, e.getValue().size()), e.getValue().size());
-            out.printf("%-10s %8d %14.3f %14.3f %14.3f %6d %8d%n", e.getKey().id(), counted.size(),
-                    median(counted.stream().mapToDouble(Round::p50).toArray()),
-                    median(counted.stream().mapToDouble(Round::p99).toArray()),
-                    counted.stream().mapToDouble(Round::max).max().orElse(Double.NaN),
-                    counted.stream().mapToInt(Round::early).sum(), counted.stream().mapToInt(Round::missing).sum());
+            Summary s = Summary.of(e.getValue(), skip);
+            out.printf("%-10s %8d %14.3f %14.3f %14.3f %6d %8d%n", e.getKey().id(), s.rounds(), s.medianP50(), s.medianP99(),
+                    s.worstMax(), s.early(), s.missing());
         }
     }
 

@@ -6,6 +6,7 @@ import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
 import io.timewheel.bench.harness.LoadedLatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
+import io.timewheel.bench.harness.PunctualityHarness;
 import io.timewheel.bench.peer.Peer;
 
 import java.util.ArrayList;
@@ -31,6 +32,14 @@ public final class Figures {
     public Map<Peer, LoadedLatenessHarness.Result> loadedLateness = new LinkedHashMap<>();
     /** lateness-burst: the default row first, then (full run) the other variants of the matrix. */
     public List<BurstLatenessHarness.Result> bursts = new ArrayList<>();
+    /** punctuality cold (issue 24): each peer's rounds, one per fresh-JVM launch, the launches alternating. */
+    public Map<Peer, List<PunctualityHarness.Round>> coldLaunches = new LinkedHashMap<>();
+    /** The size of each punctuality round (cold and warm): timers, and their random delays 1..this many ms. */
+    public int punctualityTimers = 20_000, punctualityMaxDelayMs = 100;
+    /** punctuality warm (issue 24): each peer's interleaved rounds, the first (cold, not counted) included. */
+    public Map<Peer, List<PunctualityHarness.Round>> warmRounds = new LinkedHashMap<>();
+    /** The bursts whose per-burst p99s the tail goal of issue 24 counts: lateness-burst's default row (quick: {@link #bursts}' own). */
+    public BurstLatenessHarness.Result burstTail;
     public Map<Peer, MemoryHarness.Result> memory = new LinkedHashMap<>();
     public Map<String, IdleHarness.Result> idle = new LinkedHashMap<>();
     public int idleTimers = 1_000_000;

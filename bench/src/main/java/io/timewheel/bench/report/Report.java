@@ -175,6 +175,16 @@ public final class Report {
             md.append("\nPer-burst p50, p99, max, early fires: `raw/lateness-burst.csv`.\n\n");
         }
 
+        md.append("## Punctuality against STPE (issue 24)\n\n`punctuality cold`, `punctuality warm` and a run of"
+                + " `lateness-burst`'s default row of its own (per-burst figures: `raw/punctuality-bursts.csv`), timewheel and"
+                + " STPE side by side: a cold JVM's first round, warm rounds, and the tail of bursts under load.\n\n");
+        md.append(Punctuality.table(f).markdown()).append('\n').append(Punctuality.note(f)).append("\n\n");
+        Table goals = new Table("goal", "measured", "verdict");
+        for (Target t : Punctuality.targets(f)) {
+            goals.row(t.goal, t.measured, t.verdictText());
+        }
+        md.append(goals.markdown()).append('\n');
+
         md.append("## Memory per pending timer\n\n`memory`: JOL `GraphLayout.parseInstance(root).totalSize()` with 1M timers"
                 + " pending minus the same with none, all timers running one shared Runnable (the user's task is not counted;"
                 + " the handle each schedule returns is); JOL's object count likewise (below 1 per timer: JOL did not reach"
@@ -226,7 +236,7 @@ public final class Report {
 
         md.append("## Reproduce\n\n```bash\n./mvnw -B -q -pl bench -am package -DskipTests\n")
                 .append("java -jar bench/target/timewheel-bench.jar full          # this report\n")
-                .append("java -jar bench/target/timewheel-bench.jar quick         # the 3-4 minute headline table and targets\n")
+                .append("java -jar bench/target/timewheel-bench.jar quick         # the 3.5-4.5 minute headline table, targets and punctuality verdicts\n")
                 .append("java -jar bench/target/timewheel-bench.jar jmh ScheduleCancelBenchmark -p peer=timewheel,stpe-roc -p pending=1000000 -t 2\n")
                 .append("java -jar bench/target/timewheel-bench.jar jmh ScheduleCancelBenchmark -p peer=timewheel -p pending=1000000 -prof gc\n")
                 .append("```\n\nJMH's own output and JSON for every benchmark: `raw/`.\n");

@@ -12,7 +12,8 @@ import java.util.List;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The targets of issues 10 and 12, checked against one run's figures, each met, missed or not measured.
+ * The targets of issues 10, 12 and 24 (the last: {@link Punctuality}), checked against one run's figures, each met,
+ * missed or not measured.
  * Pure: reads a {@link Figures}, runs nothing; the quick and full runs and the report print its table.
  */
 public final class Targets {
@@ -127,6 +128,7 @@ public final class Targets {
         t.add(late == null ? Target.notMeasured("zero early fires", noFigure(List.of("lateness")))
                 : zeroEarly("zero early fires", late.timers, late.early, late.missing));
         bursts(f.bursts, t);
+        t.addAll(Punctuality.targets(f));
         t.add(memory(f.memory.get(us)));
         IdleHarness.Result idle = f.idle(us, f.idleTimers);
         goal = "<= 1 wake-up/s idle with " + Headline.count(f.idleTimers) + " far timers";

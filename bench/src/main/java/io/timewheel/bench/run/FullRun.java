@@ -5,6 +5,7 @@ import io.timewheel.bench.report.Figures;
 import io.timewheel.bench.report.Headline;
 import io.timewheel.bench.report.JmhRow;
 import io.timewheel.bench.report.Machine;
+import io.timewheel.bench.report.Punctuality;
 import io.timewheel.bench.report.Report;
 import io.timewheel.bench.report.Targets;
 
@@ -15,6 +16,7 @@ import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
 import io.timewheel.bench.harness.LoadedLatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
+import io.timewheel.bench.harness.PunctualityHarness;
 import io.timewheel.bench.harness.ThreadsHarness;
 import io.timewheel.bench.peer.Peer;
 
@@ -30,7 +32,8 @@ import java.util.Map;
 
 /**
  * The full run: every benchmark and harness, written to a results folder as {@code report.md} with PNG
- * charts, JMH's logs and JSON, and the lateness histograms (raw/). About 15 minutes on 2 cores (the burst matrix: about one).
+ * charts, JMH's logs and JSON, and the lateness histograms (raw/). About 15 minutes on 2 cores (the burst matrix: about one),
+ * plus about a minute and a half for the punctuality of issue 24 (18 cold launches, 42 warm rounds, 2 x 320 burst slots).
  * {@code --tiny} runs the same pipeline at toy sizes in about a minute (to check it, not to quote).
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar full [--out bench/results/jdk17] [--matrix] [--peers all] [--tiny]}
@@ -48,6 +51,10 @@ public final class FullRun {
         int loadedMillis = 3_000;
         /** lateness-burst: the default row; the full run runs its matrix. */
         BurstLatenessHarness.Config burst = BurstLatenessHarness.Config.defaults();
+        /** Punctuality (issue 24), above the goals' sizes (5 launches, 10 counted rounds, 150 bursts): a surer verdict. */
+        int coldLaunches = 9, warmRounds = 20 + PunctualityHarness.WARM_SKIP, punctualityTimers = 20_000, punctualityMaxDelayMs = 100;
+        /** The bursts of the tail goal: the default row, a run of its own beside the matrix's. */
+        BurstLatenessHarness.Config tail = BurstLatenessHarness.Config.defaults().bursts(300);
         int memoryTimers = 1_000_000;
         int idleTimers = 1_000_000, idleMillis = 10_000;
         int agentRuns = 10;
@@ -69,6 +76,11 @@ public final class FullRun {
             s.latenessRounds = 1;
             s.loadedMillis = 300;
             s.burst = s.burst.bursts(2).timers(50).warmup(1).deadline(5, 1).gapMs(10);
+            s.coldLaunches = 1;
+            s.warmRounds = 2;
+            s.punctualityTimers = 500;
+            s.punctualityMaxDelayMs = 10;
+            s.tail = s.burst;
             s.memoryTimers = 10_000;
             s.idleTimers = 10_000;
             s.idleMillis = 1_000;
@@ -162,6 +174,17 @@ public final class FullRun {
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(raw.resolve("lateness-burst.csv")))) {
             f.bursts = BurstLatenessHarness.run(BurstLatenessHarness.matrix(z.burst), out, csv);
         }
+        step(out, "punctuality against STPE (issue 24): cold launches, warm rounds, the tail of bursts under load");
+        List<Peer> pair = List.of(Peer.TIMEWHEEL, Peer.STPE);
+        f.punctualityTimers = z.punctualityTimers;
+        f.punctualityMaxDelayMs = z.punctualityMaxDelayMs;
+        f.coldLaunches = PunctualityHarness.cold(pair, z.coldLaunches, z.punctualityTimers, z.punctualityMaxDelayMs, out);
+        out.println();
+        f.warmRounds = PunctualityHarness.warm(pair, z.warmRounds, z.punctualityTimers, z.punctualityMaxDelayMs, out);
+        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(raw.resolve("punctuality-bursts.csv")))) {
+            f.burstTail = BurstLatenessHarness.run(List.of(z.tail.named("default, tail")), out, csv).get(0);
+        }
+        out.printf("%n%s%s%n", Punctuality.table(f).text(), Punctuality.note(f));
         step(out, "memory");
         f.memory = MemoryHarness.run(peers, z.memoryTimers, out);
         step(out, "idle");

@@ -6,7 +6,9 @@ import io.timewheel.bench.report.Figures;
 import io.timewheel.bench.report.Headline;
 import io.timewheel.bench.report.JmhRow;
 import io.timewheel.bench.report.Machine;
+import io.timewheel.bench.report.Punctuality;
 import io.timewheel.bench.report.Report;
+import io.timewheel.bench.report.Target;
 import io.timewheel.bench.report.Targets;
 
 import io.timewheel.bench.harness.Args;
@@ -14,6 +16,7 @@ import io.timewheel.bench.harness.BurstLatenessHarness;
 import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
+import io.timewheel.bench.harness.PunctualityHarness;
 import io.timewheel.bench.harness.ThreadsHarness;
 import io.timewheel.bench.peer.Peer;
 
@@ -24,10 +27,13 @@ import java.util.List;
 /**
  * The main job: a few-minute side-by-side run that prints the headline table and the targets. Short JMH runs
  * (one fork, 1 s warm-up, 2 x 1 s measured) and the harnesses at their headline sizes, the idle windows
- * shortened to 5 s and run side by side, and the default row of {@code lateness-burst} (STPE and timewheel,
- * about 8 s; the matrix of variants runs in {@code full}). A "best of" target compares with the same peers
- * as in {@code full} (expiry: every peer; scaling: {@link Targets#SCALING_PEERS}), so its verdict means the
- * same in both; the targets only {@code full} measures read "not measured". For the numbers to quote, use {@code full}.
+ * shortened to 5 s and run side by side, the default row of {@code lateness-burst} (STPE and timewheel, 150
+ * bursts each, about 35 s; the matrix of variants runs in {@code full}), and the punctuality of issue 24 at the
+ * sizes its goals ask for (5 alternating fresh-JVM launches per kind, 10 counted warm rounds, the tail of those
+ * 150 bursts: about 10 s more), its figures beside STPE's and a verdict per goal ({@link Punctuality}). A "best
+ * of" target compares with the same peers as in {@code full} (expiry: every peer; scaling:
+ * {@link Targets#SCALING_PEERS}), so its verdict means the same in both; the targets only {@code full} measures
+ * read "not measured". For the numbers to quote, use {@code full}.
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar quick [--peers all]}
  */
@@ -58,7 +64,7 @@ public final class QuickRun {
         Figures f = new Figures(peers);
         f.quick = true;
 
-        out.printf("%n[1/8] schedule+cancel, %d pending, 1 thread, and 2 threads for the scaling peers (JMH, short)...%n", f.largePending());
+        out.printf("%n[1/9] schedule+cancel, %d pending, 1 thread, and 2 threads for the scaling peers (JMH, short)...%n", f.largePending());
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL)
                 .param("peer", ids(peers)).param("pending", Integer.toString(f.largePending()))
                 .warmup(1, 1000).measure(2, 1000)));
@@ -80,7 +86,7 @@ public final class QuickRun {
         }
 
         // expiry: every peer, as in full: its target is timewheel against the best of them all
-        out.printf("%n[2/8] expiry: 1M timers due within 1 s (JMH, 1 warm-up shot, 3 measured), every peer...%n");
+        out.printf("%n[2/9] expiry: 1M timers due within 1 s (JMH, 1 warm-up shot, 3 measured), every peer...%n");
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.EXPIRY).param("peer", ids(peers))
                 .param("timers", "1000000").param("windowMs", "1000").warmup(1, 0).measure(3, 0)));
         for (JmhRow r : f.jmh) {
@@ -88,7 +94,7 @@ public final class QuickRun {
                 out.printf("  %-12s median %6.0f ms, slowest %6.0f ms%n", r.param("peer"), r.median, r.max);
             }
         }
-        out.printf("%n[3/8] TimerWheel alone: expiry cost per timer, %d pending (JMH WheelBenchmark.advance)...%n", f.largePending());
+        out.printf("%n[3/9] TimerWheel alone: expiry cost per timer, %d pending (JMH WheelBenchmark.advance)...%n", f.largePending());
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.advance").param("impl", "timewheel")
                 .param("pending", Integer.toString(f.largePending())).warmup(2, 0).measure(3, 0)));
         for (JmhRow r : f.jmh) {
@@ -97,22 +103,31 @@ public final class QuickRun {
             }
         }
 
-        out.printf("%n[4/8] ");
+        out.printf("%n[4/9] ");
         f.latenessRounds = 5; // the issue's measure: the median of 5 interleaved round p99s
         f.lateness = LatenessHarness.run(peers, 100_000, 500, f.latenessRounds, out);
 
-        out.printf("%n[5/8] ");
+        out.printf("%n[5/9] ");
         f.memory = MemoryHarness.run(peers, 100_000, out);
 
-        out.printf("%n[6/8] ");
+        out.printf("%n[6/9] ");
         f.idleTimers = 1_000_000;
         f.idle = IdleHarness.run(peers, List.of(f.idleTimers), 5_000, true, out);
 
-        out.printf("%n[7/8] ");
+        out.printf("%n[7/9] ");
         f.threads = ThreadsHarness.run(peers, out);
 
-        out.printf("%n[8/8] ");
-        f.bursts = BurstLatenessHarness.run(List.of(BurstLatenessHarness.Config.defaults()), out, null);
+        out.printf("%n[8/9] ");
+        // the default row with the bursts issue 24's tail goal asks for: its medians are issue 12's, its p99s the tail's
+        f.bursts = BurstLatenessHarness.run(List.of(BurstLatenessHarness.Config.defaults().bursts(Punctuality.TAIL_BURSTS)), out, null);
+        f.burstTail = f.bursts.get(0);
+
+        out.printf("%n[9/9] ");
+        List<Peer> pair = List.of(Peer.TIMEWHEEL, Peer.STPE);
+        f.coldLaunches = PunctualityHarness.cold(pair, Punctuality.COLD_LAUNCHES, f.punctualityTimers, f.punctualityMaxDelayMs, out);
+        out.println();
+        f.warmRounds = PunctualityHarness.warm(pair, Punctuality.WARM_ROUNDS + PunctualityHarness.WARM_SKIP, f.punctualityTimers,
+                f.punctualityMaxDelayMs, out);
 
         out.printf("%n== timewheel vs the peers (%s, %d CPUs, load %s -> %s, %.0f s) ==%n", Machine.jdk(),
                 Runtime.getRuntime().availableProcessors(), loadBefore, Machine.loadAverage(), (System.nanoTime() - t0) / 1e9);
@@ -120,11 +135,18 @@ public final class QuickRun {
         out.println(Headline.RATIO_NOTE);
         out.println("Quick settings: JMH 1 fork, 1x1 s warm-up, 2x1 s measured; lateness 100k timers, 5 interleaved rounds (each peer's median round); memory 100k timers;"
                 + " idle 5 s windows side by side;"
-                + " expiry 1 + 3 shots; 2 producers: timewheel, Netty and FJP only; bursts: the default row only (the matrix runs in 'full')."
-                + " Use 'full' for the report.");
+                + " expiry 1 + 3 shots; 2 producers: timewheel, Netty and FJP only; bursts: the default row only, "
+                + Punctuality.TAIL_BURSTS + " per kind (the matrix runs in 'full'); punctuality: " + Punctuality.COLD_LAUNCHES
+                + " cold launches and " + Punctuality.WARM_ROUNDS + " counted warm rounds per kind. Use 'full' for the report.");
         out.printf("%n== lateness in bursts under load (issue 12), the default row ==%n");
         out.print(Bursts.table(f.bursts).text());
         out.println(Bursts.NOTE);
+        out.printf("%n== punctuality against STPE (issue 24) ==%n");
+        out.print(Punctuality.table(f).text());
+        out.println(Punctuality.note(f));
+        for (Target t : Punctuality.targets(f)) {
+            out.println("  " + t);
+        }
         out.printf("%n== targets ==%n");
         out.print(Targets.table(f).text());
         out.println(Targets.summary(f) + " (not measured is not counted as met)");

@@ -14,6 +14,7 @@ import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
 import io.timewheel.bench.harness.LoadedLatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
+import io.timewheel.bench.harness.PunctualityHarness;
 import io.timewheel.bench.harness.ThreadsHarness;
 import io.timewheel.bench.jmh.ExpiryBenchmark;
 import io.timewheel.bench.jmh.ScheduleCancelBenchmark;
@@ -87,6 +88,7 @@ public final class Smoke {
     public static void harnesses(List<Peer> peers, PrintStream out) throws Exception {
         lateness(peers, out);
         burst(out);
+        punctuality(out);
         List<Peer> two = List.of(Peer.TIMEWHEEL, Peer.STPE);
         memory(two, out);
         idle(two, out);
@@ -144,6 +146,22 @@ public final class Smoke {
         return results;
     }
 
+    /**
+     * punctuality at toy sizes: one cold launch per kind (a child JVM each) and two warm rounds, 500 timers due
+     * within 10 ms. Checks a round per launch and per warm round, every timer run, none early (a contract, not a timing).
+     */
+    public static void punctuality(PrintStream out) throws Exception {
+        List<Peer> two = List.of(Peer.TIMEWHEEL, Peer.STPE);
+        Map<Peer, List<PunctualityHarness.Round>> cold = PunctualityHarness.cold(two, 1, 500, 10, out);
+        Map<Peer, List<PunctualityHarness.Round>> warm = PunctualityHarness.warm(two, 2, 500, 10, out);
+        for (Peer p : two) {
+            check(cold.get(p).size() == 1 && warm.get(p).size() == 2, "punctuality: a round per launch and per warm round of " + p.id());
+            for (PunctualityHarness.Round r : List.of(cold.get(p).get(0), warm.get(p).get(0), warm.get(p).get(1))) {
+                check(r.missing() == 0 && r.early() == 0, "punctuality: every timer of " + p.id() + " ran, none early: " + r);
+            }
+        }
+    }
+
     public static void memory(List<Peer> peers, PrintStream out) throws Exception {
         Map<Peer, MemoryHarness.Result> r = MemoryHarness.run(peers, 1_000, out);
         check(r.size() == peers.size(), "memory: a result per peer");
@@ -175,6 +193,11 @@ public final class Smoke {
         f.lateness = LatenessHarness.run(List.of(Peer.TIMEWHEEL), 200, 5, 1, out);
         f.bursts = BurstLatenessHarness.run(List.of(BurstLatenessHarness.Config.defaults().named("smoke").bursts(1).timers(20)
                 .warmup(0).deadline(2, 0.5).gapMs(4)), out, null);
+        f.burstTail = f.bursts.get(0);
+        f.punctualityTimers = 50;
+        f.punctualityMaxDelayMs = 2;
+        f.warmRounds = PunctualityHarness.warm(List.of(Peer.TIMEWHEEL, Peer.STPE), 2, f.punctualityTimers, f.punctualityMaxDelayMs, out);
+        // cold left out: its row reads "-", its target "not measured"
         FullRun.charts(f, dir);
         String md = Report.markdown(f, new String[] {"smoke"}, Machine.loadAverage(), Machine.loadAverage(), 0, false);
         Files.writeString(dir.resolve("report.md"), md);
