@@ -55,11 +55,7 @@ final class PeriodicTask<V> extends ScheduledTask<V> {
 
     @Override
     public void run() {
-        if (!queue.canRunInCurrentRunState(this)) {
-            cancel(false);
-            return;
-        }
-        int claimedFrom = claimForRun();
+        int claimedFrom = beginRun();
         if (claimedFrom < 0) {
             return;
         }

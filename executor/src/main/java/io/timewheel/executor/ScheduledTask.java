@@ -197,11 +197,7 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
 
     @Override
     public void run() {
-        if (!queue.canRunInCurrentRunState(this)) {
-            cancel(false);
-            return;
-        }
-        if (claimForRun() < 0) {
+        if (beginRun() < 0) {
             return;
         }
         try {
@@ -219,6 +215,20 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
         } finally {
             afterRun();
         }
+    }
+
+    /**
+     * STPE's run prologue, for one-shot and periodic runs alike: cancels the task if the run state no longer
+     * lets it run (canRunInCurrentRunState, as STPE's ScheduledFutureTask.run), else claims it (claimForRun).
+     *
+     * @return the state it was claimed from, or -1 if it is not to run
+     */
+    final int beginRun() {
+        if (!queue.canRunInCurrentRunState(this)) {
+            cancel(false);
+            return -1;
+        }
+        return claimForRun();
     }
 
     /**

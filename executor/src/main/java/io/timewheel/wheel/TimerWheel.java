@@ -141,9 +141,7 @@ public final class TimerWheel<E extends TimerEntry> {
     }
 
     /**
-     * Returns {@code tickNanos} if a wheel accepts it as its tick: a power of two from 1 to
-     * {@link #MAX_TICK_NANOS}.
-     *
+     * Returns {@code tickNanos} if a wheel accepts it as its tick: a power of two from 1 to {@link #MAX_TICK_NANOS}.
      * @throws IllegalArgumentException if it is not
      */
     public static long checkTickNanos(long tickNanos) {
