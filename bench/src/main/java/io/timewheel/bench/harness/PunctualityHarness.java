@@ -175,7 +175,8 @@ public final class PunctualityHarness {
         }
     }
 
-    static double median(double[] values) {
+    /** The median (the mean of the middle two for an even count); NaN without values. */
+    public static double median(double[] values) {
         if (values.length == 0) {
             return Double.NaN;
         }

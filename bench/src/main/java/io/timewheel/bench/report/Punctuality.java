@@ -105,13 +105,7 @@ public final class Punctuality {
 
         /** The median (the mean of the middle two for an even count); NaN without values. */
         static double median(long[] values) {
-            if (values.length == 0) {
-                return Double.NaN;
-            }
-            long[] sorted = values.clone();
-            Arrays.sort(sorted);
-            int n = sorted.length;
-            return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+            return PunctualityHarness.median(Arrays.stream(values).asDoubleStream().toArray());
         }
 
         /** Nearest-rank p95: the smallest value with at least 95% at or below it; NaN without values. */
