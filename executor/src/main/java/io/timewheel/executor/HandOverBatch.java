@@ -18,14 +18,15 @@ final class HandOverBatch {
      * a worker whose task is due never waits behind it. Under the lock the batch costs one capacity check and,
      * for the usual batch that starts at or after the ring's tail (the wheel hands deadlines over in order, each
      * batch later than the one before), a copy of three arrays. Entries before the ring's tail (read late by the
-     * tick thread, or due before an entry a producer appended to the ring) go into the heap one by one, and the rest of the batch
-     * is still copied (the room for all of it is made first, so nothing allocates half-way).
+     * tick thread, or due before an entry a producer appended to the ring) go into the heap one by one, and the
+     * rest of the batch is still copied (the room for all of it is made first, so nothing allocates half-way).
      *
      * Between tryUnfile and the splice an entry is QUEUED and in neither the wheel nor the ready queue. Nothing
      * looks for it there meanwhile: the wheel and a Snapshot are the tick thread's own, and a canceller that
      * takes it out (tryRemove of a QUEUED entry) only retracts it from the inbox it is not in, or (a
-     * DecoratedEntry) sends an Unlink that the tick thread reads after the splice and finds in no wheel; the splice then
-     * puts in an entry that left the queue, which the workers drop when it comes to the head, as any other.
+     * DecoratedEntry) sends an Unlink that the tick thread reads after the splice and finds in no wheel; the
+     * splice then puts in an entry that left the queue, which the workers drop when it comes to the head, as
+     * any other.
      *
      * If the splice fails (out of memory growing the ready queue) nothing was added: every entry still queued
      * goes back into the wheel (tryFile, addInSequence), due, and is handed over at the next advance; none is lost.

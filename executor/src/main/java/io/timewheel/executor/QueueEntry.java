@@ -15,7 +15,7 @@ abstract class QueueEntry extends TimerEntry {
      * heap. Which one holds an entry is an implementation detail; whether the entry is still queued is one
      * atomic fact owned by the entry (isQueued / tryTake / tryRemove), so leaving the queue happens exactly
      * once whoever does it: a worker taking it, remove(), shutdownNow(), a cancel, a direct run. Whoever
-     * makes an entry leave the queue uncounts it (TaskQueue.dequeued). The tick thread drops an entry that
+     * makes an entry leave the queue uncounts it (TaskQueue.uncount). The tick thread drops an entry that
      * left the queue from the wheel when an Unlink command for it arrives, when it comes due (tryUnfile
      * fails) or when a snapshot finds it.
      *

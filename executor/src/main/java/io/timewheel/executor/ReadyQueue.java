@@ -18,13 +18,13 @@ final class ReadyQueue {
      * an entry that is already that close straight in (TaskQueue.dispatch: push), and the tick thread hands
      * over the later ones from the wheel in batches, between HORIZON_NANOS and TickThread.MARGIN_NANOS
      * before their deadlines (pushBatch: gathered and sorted outside the lock, spliced in under one lock
-     * acquisition, usually as one copy onto the ring: a worker never waits behind the tick thread's work). So the heap stays small (the
-     * far term waits in the wheel, which is where the O(1) matters), and from the hand-over on a task's
-     * path is STPE's: the workers make the last, exact wait themselves, leader/follower as in STPE's
-     * DelayedWorkQueue (one worker waits timed for the head, the others untimed), and a task starts one
-     * timed wake-up of a worker after its deadline. A late tick thread costs nothing as long as it is late
-     * by less than the margin; on a busy CPU one of its wake-ups can wait a scheduler time slice, which is
-     * why the margin is milliseconds and not microseconds.
+     * acquisition, usually as one copy onto the ring: a worker never waits behind the tick thread's work). So
+     * the heap stays small (the far term waits in the wheel, which is where the O(1) matters), and from the
+     * hand-over on a task's path is STPE's: the workers make the last, exact wait themselves, leader/follower
+     * as in STPE's DelayedWorkQueue (one worker waits timed for the head, the others untimed), and a task
+     * starts one timed wake-up of a worker after its deadline. A late tick thread costs nothing as long as it
+     * is late by less than the margin; on a busy CPU one of its wake-ups can wait a scheduler time slice, which
+     * is why the margin is milliseconds and not microseconds.
      *
      * Wake-ups, as STPE's queue: a push signals only when the entry becomes the head (the leader must look
      * again); a batch signals once. A worker that takes the head passes the wake-up on if there is no leader
@@ -58,14 +58,14 @@ final class ReadyQueue {
      * The ring. Most entries arrive in order: the tick thread hands over batches the wheel has sorted, each
      * one later than the one before (it covers deadlines up to a later now + HORIZON_NANOS), and a flood of
      * execute() or short delays from one producer comes in creation order. An entry that is not before the
-     * last one appended is appended to the ring, a circular array of entries (with their deadlines and sequences, as the
-     * heap) sorted from head to tail by (deadline, sequence); any other goes into the heap. The queue's
-     * head is the lesser of the ring's head and the heap's (headInRing), so the order stays exact whatever
-     * mix arrives; in-order arrivals cost an append and a pop instead of a sift each way: with thousands
-     * of entries within the horizon a sift is ~13 levels of unpredictable branches and reference stores,
-     * most of a worker's time per task when a million timers fall due in a second (JFR, ExpiryBenchmark).
-     * A batch from the tick thread (pushBatch) is split at the ring's tail: the entries before it go into the
-     * heap, the rest is copied onto the ring in one go.
+     * last one appended is appended to the ring, a circular array of entries (with their deadlines and
+     * sequences, as the heap) sorted from head to tail by (deadline, sequence); any other goes into the heap.
+     * The queue's head is the lesser of the ring's head and the heap's (headInRing), so the order stays exact
+     * whatever mix arrives; in-order arrivals cost an append and a pop instead of a sift each way: with
+     * thousands of entries within the horizon a sift is ~13 levels of unpredictable branches and reference
+     * stores, most of a worker's time per task when a million timers fall due in a second (JFR,
+     * ExpiryBenchmark). A batch from the tick thread (pushBatch) is split at the ring's tail: the entries
+     * before it go into the heap, the rest is copied onto the ring in one go.
      * Everything said of the heap above holds for the ring: copies of deadline and sequence, stale copies
      * and entries that left the queue dropped when they come to the head.
      */

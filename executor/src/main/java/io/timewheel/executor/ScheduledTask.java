@@ -48,7 +48,7 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
      *   RUNNING -> QUEUED | IDLE                (periodic re-arm, see PeriodicTask; IDLE when decorated)
      * QUEUED and FILED are "in the queue". The thread that puts the task into the queue (IDLE or RUNNING to
      * QUEUED) has counted it in its queue first (TaskQueue.add/readd); the thread whose CAS takes it out of
-     * the queue (QUEUED or FILED to any state but those) uncounts it (TaskQueue.dequeued; a cancel does it
+     * the queue (QUEUED or FILED to any state but those) uncounts it (TaskQueue.uncount; a cancel does it
      * in its one call to TaskQueue.cancelled, which also drops the task from where it waits and tells the
      * executor). A cancel or removal that takes it out of FILED asks the tick thread to unlink it from the
      * wheel; one that takes it out of QUEUED needs no command (in the inbox, it is retracted if on top of the

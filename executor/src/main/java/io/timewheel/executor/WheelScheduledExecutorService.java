@@ -88,8 +88,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      *                   out (after shutdown, termination may be waiting for it).
      * A task talks to its queue only, and its cancel enters the queue once (TaskQueue.cancelled). So
      * references run down from here: this class -> WorkerPool -> TaskQueue -> ReadyQueue, TickThread and the
-     * entries. Upward, an entry knows its queue, and the tick thread calls into the queues it serves for
-     * their tick-side state (TaskQueue's ...OnTick methods).
+     * entries. Upward, only an entry knows its queue; the tick thread keeps its side of each queue it serves
+     * in that queue's QueueWheel, which reads the queue's protocol fields (TaskQueue's notes).
      *
      * Self-use is the JDK's: the pool reads the core size, maximum size, keep-alive and core time-out as
      * ThreadPoolExecutor reads its fields (Pool's answers: the inherited getters, called non-virtually), the
