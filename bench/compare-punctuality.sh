@@ -7,13 +7,15 @@
 #
 #   bench/compare-punctuality.sh OLD.jar NEW.jar [RUNS] [BURSTS]      (defaults: 2 runs of each, 150 bursts)
 #
-# JAVA picks the JVM; BURST_ARGS adds lateness-burst options (e.g. "--load 2" or "--executors 3").
+# JAVA picks the JVM; BURST_ARGS adds lateness-burst options (e.g. "--load 2" or "--executors 3"); MODES
+# picks what runs (default "burst warm cold"; e.g. MODES=burst for a burst variant alone).
 set -euo pipefail
 old=${1:?usage: compare-punctuality.sh OLD.jar NEW.jar [RUNS] [BURSTS]}
 new=${2:?usage: compare-punctuality.sh OLD.jar NEW.jar [RUNS] [BURSTS]}
 runs=${3:-2}
 bursts=${4:-150}
 java=${JAVA:-java}
+modes=" ${MODES:-burst warm cold} "
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "compare-punctuality: old=$old new=$new, $runs run(s) each, $bursts bursts per run; $("$java" -version 2>&1 | head -1)"
@@ -22,13 +24,16 @@ for ((i = 0; i < runs; i++)); do
   if ((i % 2 == 0)); then order="old new"; else order="new old"; fi
   for which in $order; do
     jar=$old; [ "$which" = new ] && jar=$new
-    "$java" -jar "$jar" lateness-burst --bursts "$bursts" ${BURST_ARGS:-} --csv "$work/$which-burst-$i.csv" >"$work/$which-burst-$i.txt"
-    "$java" -jar "$jar" punctuality warm --rounds 12 >"$work/$which-warm-$i.txt"
-    "$java" -jar "$jar" punctuality cold --launches 3 >"$work/$which-cold-$i.txt"
+    case $modes in *" burst "*)
+      "$java" -jar "$jar" lateness-burst --bursts "$bursts" ${BURST_ARGS:-} --csv "$work/$which-burst-$i.csv" >"$work/$which-burst-$i.txt" ;;
+    esac
+    case $modes in *" warm "*) "$java" -jar "$jar" punctuality warm --rounds 12 >"$work/$which-warm-$i.txt" ;; esac
+    case $modes in *" cold "*) "$java" -jar "$jar" punctuality cold --launches 3 >"$work/$which-cold-$i.txt" ;; esac
   done
 done
 for which in old new; do
   echo
+  if [[ $modes == *" burst "* ]]; then
   echo "== $which: bursts (${BURST_ARGS:-default row}), all runs"
   cat "$work"/$which-burst-*.csv | awk -F, '$1 != "variant" {
       k = $2; n[k]++; p99 = $7 / 1e6; v[k, n[k]] = p99
@@ -46,10 +51,15 @@ for which in old new; do
         printf "  %-10s %7d %8d %4.1f%% %8d %4.1f%% %8d %4.1f%% %18.3f %6d %8d\n", k, m, over1[k], 100 * over1[k] / m, over2[k], 100 * over2[k] / m, p50over1[k], 100 * p50over1[k] / m, a[r], early[k], missing[k]
       }
     }'
-  echo "== $which: warm (punctuality warm --rounds 12), per run: peer, rounds counted, median p50, median p99, worst max, early, missing"
-  for f in "$work"/$which-warm-*.txt; do awk '/median p50/ {s = 1; next} s && NF >= 7 {print "  " $0}' "$f"; done
-  echo "== $which: cold (punctuality cold --launches 3), per run: peer, launches, median p50, median p99, worst max, early, missing"
-  for f in "$work"/$which-cold-*.txt; do awk '/median p50/ {s = 1; next} s && NF >= 7 {print "  " $0}' "$f"; done
+  fi
+  case $modes in *" warm "*)
+    echo "== $which: warm (punctuality warm --rounds 12), per run: peer, rounds counted, median p50, median p99, worst max, early, missing"
+    for f in "$work"/$which-warm-*.txt; do awk '/median p50/ {s = 1; next} s && NF >= 7 {print "  " $0}' "$f"; done ;;
+  esac
+  case $modes in *" cold "*)
+    echo "== $which: cold (punctuality cold --launches 3), per run: peer, launches, median p50, median p99, worst max, early, missing"
+    for f in "$work"/$which-cold-*.txt; do awk '/median p50/ {s = 1; next} s && NF >= 7 {print "  " $0}' "$f"; done ;;
+  esac
 done
 echo
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -71,14 +71,21 @@ final class ReadyQueue {
      */
 
     /**
-     * The near term, which the workers own: an entry due within it waits here. 2^25 ns = 33.6 ms: wider than
-     * a burst of request deadlines usually is, so the tick thread hands a burst over in one batch, before it
-     * starts, and a quarter of it (the hand-over's lead, TickThread.MARGIN_NANOS, 8.39 ms) is longer than a
-     * loaded CPU usually makes a waking thread wait. At 2^23 ns (lead 2.1 ms) a burst of 500 timers due 50 ms
-     * +- 2.5 ms, with one thread spinning on the other CPU, had its p99 over 2 ms in 8.0% of 300 bursts (STPE:
-     * 1.7%), the whole burst late in most of them; at 2^25, 4.7% (STPE: 3.3%), bench/compare-punctuality.sh.
+     * The near term, which the workers own: an entry due within it waits here. 2^27 ns = 134 ms. A timer
+     * this close goes from its producer straight to the workers, as on STPE, and never touches the tick
+     * thread's code: that code runs once or twice per hand-over, not per timer, so in an application that
+     * schedules in bursts it stays interpreted or C1-compiled for tens of seconds, and its C2 compilations
+     * (tens of ms of CPU each, -XX:+LogCompilation) land while tasks fall due. On a 2-CPU machine with one
+     * CPU busy they took the workers' CPU: with 2^25 (33.6 ms) a burst of 500 timers due 50 ms +- 2.5 ms, with
+     * one thread spinning, had its p99 over 1 ms in 7.7% of 300 bursts (STPE 5.0%), over 2 ms in 4.7% (STPE
+     * 2.7%); after 300 warm-up bursts per kind instead of 20, no more often than STPE's. With 2^27: 4.3% and
+     * 2.3% (STPE 4.7%, 1.7%), and the warm and cold rounds of 1-100 ms timers as punctual as STPE's or more
+     * (bench/compare-punctuality.sh, bench/results/jdk17/punctuality-compare-horizon.txt). Every entry still
+     * reaches the workers at least a quarter of it (the hand-over's lead, TickThread.MARGIN_NANOS, 33.6 ms)
+     * before its deadline: far more than a loaded CPU makes a waking thread wait. What waits here costs the
+     * heap's O(log n) per entry, which is why the far term stays in the wheel.
      */
-    static final long HORIZON_NANOS = 1L << 25;
+    static final long HORIZON_NANOS = 1L << 27;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition available = lock.newCondition();

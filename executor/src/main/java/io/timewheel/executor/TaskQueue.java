@@ -28,7 +28,7 @@ abstract class TaskQueue {
      *           another thread, which is why order rests on sequences (below), not on arrival.
      *   wheel   this queue's TimerWheel, created, read and written by the tick thread only, in its room for
      *           this queue (QueueWheel, field wheel).
-     *   ready   the ReadyQueue: the near term, entries due within ReadyQueue.HORIZON_NANOS (33.6 ms), a heap
+     *   ready   the ReadyQueue: the near term, entries due within ReadyQueue.HORIZON_NANOS (134 ms), a heap
      *           under its own private lock; workers wait there for the exact deadline, as on STPE. The tick
      *           thread hands entries over in batches, at least TickThread.MARGIN_NANOS before their deadlines.
      *

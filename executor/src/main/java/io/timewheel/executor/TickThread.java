@@ -57,13 +57,13 @@ final class TickThread implements Runnable {
      * the earliest next deadline.
      *
      * Hand-over. The workers own the near term (ReadyQueue): this thread hands an entry over when it is due
-     * within HORIZON_NANOS (33.6 ms), and looks again when the earliest entry it still holds is MARGIN_NANOS
-     * (8.39 ms) away. So every entry reaches the workers at least MARGIN_NANOS before its deadline: on a busy
+     * within HORIZON_NANOS (134 ms), and looks again when the earliest entry it still holds is MARGIN_NANOS
+     * (33.6 ms) away. So every entry reaches the workers at least MARGIN_NANOS before its deadline: on a busy
      * CPU a wake-up of this thread that waits for a scheduler time slice still leaves the workers, not this
      * thread, to decide when a task starts (the exact wait is theirs, as on STPE). And each hand-over moves
-     * HORIZON_NANOS - MARGIN_NANOS (25.2 ms) of deadlines or more in one batch: after handing over up to
+     * HORIZON_NANOS - MARGIN_NANOS (101 ms) of deadlines or more in one batch: after handing over up to
      * now + HORIZON it next wakes MARGIN before the first deadline beyond that. So a burst of deadlines up
-     * to 25.2 ms wide is handed over whole, before it starts, and if nothing else falls due soon after it,
+     * to 101 ms wide is handed over whole, before it starts, and if nothing else falls due soon after it,
      * this thread does not wake (and take a CPU from the workers) while the burst runs. With the margin at
      * half the horizon, a stream of deadlines had the second hand-over fall exactly on the first
      * handed-over deadline, the moment the workers start. With nothing pending it parks with no timeout: no periodic ticking,
@@ -83,7 +83,7 @@ final class TickThread implements Runnable {
     static final long DRAIN_NANOS = 1L << 20;
     /**
      * How far ahead of the earliest deadline it holds this thread wakes to hand entries over: a quarter of
-     * the horizon, 2^23 ns = 8.39 ms. See the notes.
+     * the horizon, 2^25 ns = 33.6 ms. See the notes.
      */
     static final long MARGIN_NANOS = ReadyQueue.HORIZON_NANOS >> 2;
 

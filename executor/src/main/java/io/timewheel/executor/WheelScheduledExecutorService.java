@@ -53,7 +53,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      *   WorkerPool      ThreadPoolExecutor's role: run state, workers, getTask, termination, the counters.
      *   TaskQueue       DelayedWorkQueue's role: the queued count, where each task waits (the tick thread's
      *                   wheel, or the ready queue), remove, contains, collect. It holds:
-     *     ReadyQueue    the near term, tasks due within HORIZON_NANOS (33.6 ms), sorted under a private lock;
+     *     ReadyQueue    the near term, tasks due within HORIZON_NANOS (134 ms), sorted under a private lock;
      *                   the workers make the last, exact wait there, as on STPE;
      *     QueuedCount   the striped count of queued tasks (size, and the "empty" termination decides on);
      *     Sequencer     (static methods over counters TaskQueue holds) the numbers that break ties between
