@@ -104,7 +104,7 @@ class StripedInboxExecutorTest extends ManualClockTestBase {
         start(0L, 1);
         int threads = 4, rounds = 4, steps = 400, total = rounds * steps;
         long horizon = ReadyQueue.HORIZON_NANOS;
-        long d = 5 * horizon; // 42 ms: beyond the horizon, so the round's first tasks go through the tick thread
+        long d = 5 * horizon; // 671 ms: beyond the horizon, so the round's first tasks go through the tick thread
 
         int[] holder = new int[total];
         long[] deadline = new long[total];
