@@ -224,9 +224,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         private boolean dedicatedTickThread;
         private NanoClock clock = NanoClock.SYSTEM;
         private String name;
-        private long lateThresholdNanos = DEFAULT_LATE_THRESHOLD_NANOS;
-        private boolean starvationWarning;
-        private boolean jmx;
+        private long lateThresholdNanos = defaultLateThresholdNanos();
+        private boolean starvationWarning = Boolean.getBoolean("timewheel.starvationWarning");
+        private boolean jmx = Boolean.getBoolean("timewheel.jmx");
 
         Builder() {
         }
@@ -243,7 +243,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         /**
          * How late a run must start to count as late (statistics {@code tasksLate}), to commit a JFR
          * {@code TaskLate} event, and to make the starvation warning speak: a positive duration (default
-         * 100 ms).
+         * 100 ms, or the system property {@code timewheel.lateThresholdMillis}).
          */
         public Builder lateThreshold(long duration, TimeUnit unit) {
             long nanos = unit.toNanos(duration);
@@ -255,11 +255,13 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         }
 
         /**
-         * Whether the tick thread watches this executor for starvation (default false): when a task has waited
+         * Whether the tick thread watches this executor for starvation: when a task has waited
          * the late threshold past its deadline and no worker is idle, it logs, at most once per 10 s, through
          * System.Logger "io.timewheel" at WARNING, "N tasks of executor X are overdue (oldest Y ms): all K
          * workers busy" (and commits a JFR TaskLate event for that task, started=false, if a recording runs).
-         * Costs the tick thread one look per second while this executor has nothing due.
+         * Costs the tick thread one look per second while this executor has nothing due. Default: the system
+         * property {@code timewheel.starvationWarning} (which the agent's {@code starvationWarning} option sets),
+         * else false.
          */
         public Builder starvationWarning(boolean on) {
             this.starvationWarning = on;
@@ -267,10 +269,11 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         }
 
         /**
-         * Whether the executor registers a {@link WheelExecutorMXBean} in the platform MBean server (default
-         * false), as {@code io.timewheel:type=WheelScheduledExecutorService,name="<name>"} (with
+         * Whether the executor registers a {@link WheelExecutorMXBean} in the platform MBean server
+         * as {@code io.timewheel:type=WheelScheduledExecutorService,name="<name>"} (with
          * {@code ,id=<identity hash>} added if that name is taken), unregistered when it terminates. Needs the
-         * java.management module; without it the executor logs one warning and runs without.
+         * java.management module; without it the executor logs one warning and runs without. Default: the
+         * system property {@code timewheel.jmx} (which the agent's {@code jmx} option sets), else false.
          */
         public Builder jmx(boolean on) {
             this.jmx = on;
@@ -323,6 +326,23 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
         public WheelScheduledExecutorService build() {
             return new WheelScheduledExecutorService(this);
+        }
+
+        private static long defaultLateThresholdNanos() {
+            String value = System.getProperty("timewheel.lateThresholdMillis");
+            if (value != null) {
+                try {
+                    long millis = Long.parseLong(value.trim());
+                    if (millis > 0) {
+                        return TimeUnit.MILLISECONDS.toNanos(millis);
+                    }
+                } catch (NumberFormatException notANumber) {
+                    // reported below
+                }
+                System.getLogger("io.timewheel").log(System.Logger.Level.WARNING,
+                        "ignoring timewheel.lateThresholdMillis=" + value + ": not a positive number of milliseconds");
+            }
+            return DEFAULT_LATE_THRESHOLD_NANOS;
         }
 
         private static long defaultTickNanos() {
