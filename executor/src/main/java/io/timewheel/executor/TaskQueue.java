@@ -38,7 +38,9 @@ abstract class TaskQueue {
      * count (any thread, QueuedCount): the number of queued entries. Whoever puts an entry into the queue
      * counts it first; whoever's CAS takes it out (a worker's tryTake, a tryRemove, a cancel) uncounts it.
      * Its isEmpty() is what "the queue is empty" means for termination and for the workers' exit rule
-     * (linearizable); size() is its sum(). It is striped, so producer threads do not share its cache line.
+     * (linearizable); size() is its sum(). It is striped, so producer threads do not share its cache line. A
+     * cancel counts its entry out in the cell's cancel counter (decrementCancelled), which is how the
+     * executor's statistics count cancels without another write.
      *
      * earliest (any thread: producers lower it by CAS, the tick thread raises it by CAS): a time at or
      * before the deadline of every entry of this queue that the tick thread holds (inbox, detached or wheel)
