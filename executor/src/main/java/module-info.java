@@ -1,8 +1,14 @@
 /**
  * timewheel: a {@link java.util.concurrent.ScheduledThreadPoolExecutor} drop-in on a hashed
- * hierarchical timing wheel. Depends on {@code java.base} only.
+ * hierarchical timing wheel. Depends on {@code java.base} only at run time: jdk.jfr (its JFR events) and
+ * java.management (its opt-in MXBean) are used when the runtime has them and skipped when it does not.
  */
 module io.timewheel.executor {
+    requires static jdk.jfr;
+    requires static java.management;
+
     exports io.timewheel.executor;
     exports io.timewheel.wheel;
+    // JFR instruments and reads the event classes
+    exports io.timewheel.executor.jfr to jdk.jfr;
 }

@@ -27,10 +27,15 @@ final class AgentOptions {
     static final String ENV_PREFIX = "TIMEWHEEL_AGENT_";
     /** The executor's own property for the tick size, set when {@code tickNanos} is given. */
     static final String TICK_PROPERTY = "timewheel.tickNanos";
+    /** The executor's own properties for its observability options, set when the agent's options turn them on. */
+    static final String STARVATION_WARNING_PROPERTY = "timewheel.starvationWarning";
+    static final String JMX_PROPERTY = "timewheel.jmx";
+    static final String LATE_THRESHOLD_PROPERTY = "timewheel.lateThresholdMillis";
 
     /** Canonical key names, in the order the README lists them. */
     private static final List<String> KEYS = List.of("enabled", "factories", "constructors", "subclasses",
-            "jdkInternal", "include", "exclude", "tickNanos", "debug");
+            "jdkInternal", "include", "exclude", "tickNanos", "starvationWarning", "jmx", "lateThresholdMillis",
+            "debug");
 
     final boolean enabled;
     final boolean factories;
@@ -43,6 +48,12 @@ final class AgentOptions {
     final List<String> exclude;
     /** Tick size to hand to the executor, or null to leave it to the executor's default. */
     final Long tickNanos;
+    /** Whether the executors the agent creates watch for starvation (the executor's starvationWarning). */
+    final boolean starvationWarning;
+    /** Whether the executors the agent creates register their MXBean (the executor's jmx). */
+    final boolean jmx;
+    /** The executors' late threshold in milliseconds, or null for the executor's default (100 ms). */
+    final Long lateThresholdMillis;
     final boolean debug;
     private final List<String> problems;
     private final Map<String, String> origins;
@@ -55,7 +66,10 @@ final class AgentOptions {
         jdkInternal = r.bool("jdkInternal", false);
         include = r.prefixes("include");
         exclude = r.prefixes("exclude");
-        tickNanos = r.positiveLong("tickNanos");
+        tickNanos = r.positiveLong("tickNanos", "nanoseconds");
+        starvationWarning = r.bool("starvationWarning", false);
+        jmx = r.bool("jmx", false);
+        lateThresholdMillis = r.positiveLong("lateThresholdMillis", "milliseconds");
         debug = r.bool("debug", false);
         problems = List.copyOf(r.problems);
         origins = Map.copyOf(r.origins);
@@ -94,7 +108,8 @@ final class AgentOptions {
     public String toString() {
         return "enabled=" + enabled + ", factories=" + factories + ", constructors=" + constructors
                 + ", subclasses=" + subclasses + ", jdkInternal=" + jdkInternal + ", include=" + dotted(include)
-                + ", exclude=" + dotted(exclude) + ", tickNanos=" + tickNanos + ", debug=" + debug;
+                + ", exclude=" + dotted(exclude) + ", tickNanos=" + tickNanos + ", starvationWarning=" + starvationWarning
+                + ", jmx=" + jmx + ", lateThresholdMillis=" + lateThresholdMillis + ", debug=" + debug;
     }
 
     static List<String> dotted(List<String> internalPrefixes) {
@@ -201,7 +216,7 @@ final class AgentOptions {
             return List.of();
         }
 
-        Long positiveLong(String key) {
+        Long positiveLong(String key, String unit) {
             for (Candidate c : candidatesOf(key)) {
                 try {
                     long value = Long.parseLong(c.raw() == null ? "" : c.raw().trim());
@@ -212,7 +227,7 @@ final class AgentOptions {
                 } catch (NumberFormatException notANumber) {
                     // reported below
                 }
-                problems.add(key + "=" + c.raw() + " (" + c.origin() + ") is not a positive number of nanoseconds");
+                problems.add(key + "=" + c.raw() + " (" + c.origin() + ") is not a positive number of " + unit);
             }
             return null;
         }

@@ -70,6 +70,17 @@ public final class TimewheelAgent {
             return;
         }
         AgentLog.debug("options " + options + " from " + options.origins());
+        // The executor reads these when it is built, whoever builds it (a factory, a swapped construction, a
+        // rebased subclass): set before anything can be swapped.
+        if (options.starvationWarning) {
+            System.setProperty(AgentOptions.STARVATION_WARNING_PROPERTY, "true");
+        }
+        if (options.jmx) {
+            System.setProperty(AgentOptions.JMX_PROPERTY, "true");
+        }
+        if (options.lateThresholdMillis != null) {
+            System.setProperty(AgentOptions.LATE_THRESHOLD_PROPERTY, Long.toString(options.lateThresholdMillis));
+        }
         if (options.tickNanos != null) {
             System.setProperty(AgentOptions.TICK_PROPERTY, Long.toString(options.tickNanos));
         }

@@ -128,6 +128,68 @@ class AgentIT {
                 run.describe());
     }
 
+    /**
+     * spring-framework#33856 under the agent, on Executors.newSingleThreadScheduledExecutor() and without
+     * --add-opens: the starvationWarning option makes the executor warn (once, through System.Logger, so one
+     * line on stderr besides the start-up line), the jmx option registers its MXBean, which shows the overdue
+     * task and is gone after termination.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void starvationWarningAndJmx_onASingleThreadExecutor_withoutAddOpens(Jdk jdk) throws Exception {
+        Run run = ForkedJvm.run(jdk, List.of(ForkedJvm.agent("starvationWarning,jmx,lateThresholdMillis=300")),
+                Map.of(), "sampleapp.StarvationApp");
+        assertEquals(0, run.exitCode(), run.describe());
+        assertValue(run, "true", "firstRun", "longTask", "warned", "terminated", "during.oldestOverThreshold");
+        assertValue(run, "1", "warnings", "during.mxbeans", "during.workers", "during.overdue");
+        assertValue(run, "0", "during.idleWorkers", "after.mxbeans");
+        assertValue(run, "300000000", "during.lateThresholdNanos");
+        List<String> logs = logLines(run);
+        assertEquals(1, logs.size(), run.describe());
+        assertTrue(logs.get(0).matches("WARNING 1 task of executor .* is overdue \\(oldest \\d+ ms\\): all 1 worker busy"),
+                run.describe());
+        assertTrue(onlyStderrLine(run).startsWith(START_LINE), run.describe());
+    }
+
+    /** What the sample printed for each record of the io.timewheel logger. */
+    private static List<String> logLines(Run run) {
+        return run.out().stream().filter(l -> l.startsWith("log=")).map(l -> l.substring("log=".length())).toList();
+    }
+
+    /** Without the options nothing is watched or registered: STPE's behaviour, no warning, no MXBean. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void withoutTheOptions_noWarningAndNoMXBean(Jdk jdk) throws Exception {
+        Run run = ForkedJvm.run(jdk, List.of(ForkedJvm.agent("")),
+                Map.of(), "sampleapp.StarvationApp", "quiet");
+        assertEquals(0, run.exitCode(), run.describe());
+        assertValue(run, "false", "warned");
+        assertValue(run, "0", "warnings", "during.mxbeans", "after.mxbeans");
+        assertEquals(List.of(), logLines(run), run.describe());
+        assertTrue(onlyStderrLine(run).startsWith(START_LINE), run.describe());
+    }
+
+    /**
+     * A runtime without jdk.jfr and java.management (--limit-modules): the executor's optional modules are
+     * missing, the options still parse, the warning still comes, and the MXBean is skipped with one line.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("jdks")
+    void withoutJfrAndManagementModules_nothingBreaks(Jdk jdk) throws Exception {
+        Run run = ForkedJvm.run(jdk, List.of("--limit-modules", "java.base,java.instrument,java.logging",
+                        ForkedJvm.agent("starvationWarning,jmx,lateThresholdMillis=300")),
+                Map.of(), "sampleapp.StarvationApp", "nojmx");
+        assertEquals(0, run.exitCode(), run.describe());
+        assertValue(run, "true", "firstRun", "longTask", "warned", "terminated");
+        assertValue(run, "1", "warnings");
+        List<String> logs = logLines(run);
+        assertEquals(2, logs.size(), run.describe());
+        assertTrue(logs.get(0).startsWith("WARNING timewheel: no MXBean for executor ")
+                && logs.get(0).endsWith(": the java.management module is not in this runtime"), run.describe());
+        assertTrue(logs.get(1).contains("overdue (oldest"), run.describe());
+        assertTrue(onlyStderrLine(run).startsWith(START_LINE), run.describe());
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
     void killSwitch_leavesEveryJdkExecutor(Jdk jdk) throws Exception {

@@ -98,6 +98,24 @@ class AgentOptionsTest {
     }
 
     @Test
+    void observabilityOptions_areOffByDefault_andParse() {
+        AgentOptions defaults = AgentOptions.resolve(null, new Properties(), Map.of());
+        assertFalse(defaults.starvationWarning);
+        assertFalse(defaults.jmx);
+        assertNull(defaults.lateThresholdMillis);
+        AgentOptions on = AgentOptions.resolve("starvation-warning,jmx=yes,lateThresholdMillis=250", new Properties(),
+                Map.of());
+        assertTrue(on.starvationWarning);
+        assertTrue(on.jmx);
+        assertEquals(250L, on.lateThresholdMillis);
+        AgentOptions bad = AgentOptions.resolve("lateThresholdMillis=0", new Properties(),
+                Map.of("TIMEWHEEL_AGENT_JMX", "true"));
+        assertNull(bad.lateThresholdMillis);
+        assertTrue(bad.jmx);
+        assertTrue(bad.problems().get(0).contains("not a positive number of milliseconds"), bad.problems().toString());
+    }
+
+    @Test
     void tickNanos_mustBeAPositiveInteger() {
         assertEquals(1_048_576L, AgentOptions.resolve("tickNanos=1048576", new Properties(), Map.of()).tickNanos);
         assertNull(AgentOptions.resolve("tickNanos=0", new Properties(), Map.of()).tickNanos);

@@ -49,6 +49,11 @@ final class PeriodicTask<V> extends ScheduledTask<V> {
     }
 
     @Override
+    long fixedRatePeriod() {
+        return period > 0 ? period : 0L;
+    }
+
+    @Override
     public boolean isPeriodic() {
         return true;
     }

@@ -71,6 +71,16 @@ abstract class QueueEntry extends TimerEntry {
      */
     abstract int tryRemove();
 
+    /** The period of a fixed-rate periodic task of ours, else 0 (the statistics' missed runs and overruns). */
+    long fixedRatePeriod() {
+        return 0L;
+    }
+
+    /** The class of what the task runs, for the TaskLate event: the task's own class unless a subclass knows better. */
+    String taskClassName() {
+        return task().getClass().getName();
+    }
+
     /** The time the tick thread should file the entry under when it next adds it to the wheel. */
     long nextDeadline() {
         return deadline();

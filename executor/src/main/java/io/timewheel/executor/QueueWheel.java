@@ -117,7 +117,9 @@ final class QueueWheel {
             if (until - wheel.time() >= 0 && wheel.advance(until) > 0) {
                 batch.takeExpired(wheel);
                 try {
-                    queue.ready.pushBatch(batch);
+                    // the batch's readyAt: read now, after the gathering, so that a tick thread descheduled
+                    // on its way here shows as a late hand-over (one clock read per batch)
+                    queue.ready.pushBatch(batch, queue.clock.nanoTime());
                 } catch (Throwable t) {
                     batch.refile(wheel); // nothing was added: back into the wheel, due (HandOverBatch)
                     throw t;

@@ -34,6 +34,10 @@ final class QueuedCount {
      * which lower and upper meet, or after a few passes for a value between them: a monitoring answer,
      * never negative.
      *
+     * Cancels. A cancel counts its entry out in a second out counter of the cell (outCancelled, right after
+     * out): the same one atomic add on the same cache line as any other count out, and the cancels are
+     * counted for the executor's statistics at no cost (cancelled() sums them). Every out sum adds both.
+     *
      * Layout: cells are PAD longs apart in one long[] (128 bytes: no false sharing, also against the
      * adjacent-line prefetcher), the first cell one PAD in, away from the array header.
      */
@@ -45,7 +49,10 @@ final class QueuedCount {
     /** Passes sum() makes before it settles for a value between the bounds. */
     private static final int SUM_PASSES = 8;
 
-    /** Cell i: its in counter at (i + 1) * PAD, its out counter right after. Any thread, atomically. */
+    /**
+     * Cell i: its in counter at (i + 1) * PAD, its out counter right after, then its outCancelled counter.
+     * Any thread, atomically.
+     */
     private final long[] cells;
     private final int mask;
 
@@ -72,6 +79,21 @@ final class QueuedCount {
     /** Counts an entry out (by whoever took it out of the queue). */
     void decrement() {
         CELL.getAndAdd(cells, cell() + 1, 1L);
+    }
+
+    /** Counts an entry out that a cancel of its future took out of the queue (see the notes). */
+    void decrementCancelled() {
+        CELL.getAndAdd(cells, cell() + 2, 1L);
+    }
+
+    /** The entries counted out by cancels so far (a monitoring sum: exact when no cancel runs meanwhile). */
+    long cancelled() {
+        long[] c = cells;
+        long sum = 0;
+        for (int i = PAD + 2; i < c.length; i += PAD) {
+            sum += (long) CELL.getVolatile(c, i);
+        }
+        return sum;
     }
 
     /** Whether the queue is empty, at one instant during the call (see the notes). */
@@ -124,7 +146,7 @@ final class QueuedCount {
         long[] c = cells;
         long sum = 0;
         for (int i = PAD + 1; i < c.length; i += PAD) {
-            sum += (long) CELL.getVolatile(c, i);
+            sum += (long) CELL.getVolatile(c, i) + (long) CELL.getVolatile(c, i + 1);
         }
         return sum;
     }

@@ -68,6 +68,14 @@ final class ReadyQueue {
      * before it go into the heap, the rest is copied onto the ring in one go.
      * Everything said of the heap above holds for the ring: copies of deadline and sequence, stale copies
      * and entries that left the queue dropped when they come to the head.
+     *
+     * Hand-over times (the executor's statistics). Beside each entry's deadline and sequence the heap and the
+     * ring keep when it arrived here (readyAt: the pusher's clock reading, one per batch for the tick thread's
+     * hand-overs), so that a worker learns, with the entry it takes, when a worker could first have taken it
+     * (the later of deadline and readyAt) without a field in the task: take writes readyAt, the deadline and
+     * its own clock reading (the one it found the entry due with) into the worker's WorkerStats slot. waiting
+     * counts the workers blocked in take (idle), for the statistics and the starvation watch; it changes
+     * only when a worker starts or stops waiting, never per task taken.
      */
 
     /**
@@ -93,6 +101,8 @@ final class ReadyQueue {
     /** The deadline and sequence of the entry at the same index of tasks. */
     private long[] deadlines = new long[16];
     private int[] sequences = new int[16];
+    /** When the entry at the same index of tasks was pushed (see the notes). */
+    private long[] readyAts = new long[16];
     private int size;
     /**
      * The ring: entries sorted by (deadline, sequence) from ringHead on, ringSize of them, with their
@@ -101,7 +111,10 @@ final class ReadyQueue {
     private QueueEntry[] ring = new QueueEntry[16];
     private long[] ringDeadlines = new long[16];
     private int[] ringSequences = new int[16];
+    private long[] ringReadyAts = new long[16];
     private int ringHead, ringSize;
+    /** Workers blocked in take (see the notes). */
+    private int waiting;
     /** The worker waiting timed for the head's deadline, if any. */
     private Thread leader;
     private final NanoClock clock;
@@ -110,11 +123,11 @@ final class ReadyQueue {
         this.clock = clock;
     }
 
-    /** Adds a due task and wakes one waiting worker. Any thread. */
-    void push(QueueEntry task) {
+    /** Adds a due task and wakes one waiting worker; {@code now}: the pusher's clock reading. Any thread. */
+    void push(QueueEntry task, long now) {
         lock.lock();
         try {
-            if (pushLocked(task)) {
+            if (pushLocked(task, now)) {
                 available.signal();
             }
         } finally {
@@ -126,8 +139,9 @@ final class ReadyQueue {
      * Tick thread: splices in a batch of entries sorted by (deadline, sequence) (HandOverBatch), under one lock
      * acquisition, with one wake-up. Room is made before anything is added: if that fails (out of memory) the
      * exception leaves the queue as it was, and the caller puts the batch back where it came from.
+     * {@code now}: the tick thread's clock reading, the batch's readyAt.
      */
-    void pushBatch(HandOverBatch batch) {
+    void pushBatch(HandOverBatch batch, long now) {
         int n = batch.size;
         if (n == 0) {
             return;
@@ -143,9 +157,9 @@ final class ReadyQueue {
             // due before what it handed over last), the rest is copied onto the ring
             int k = ringSize == 0 ? 0 : firstNotBefore(batch, ringDeadlines[ringTail()], ringSequences[ringTail()]);
             for (int i = 0; i < k; i++) {
-                siftUp(size++, batch.entries[i], batch.deadlines[i], batch.sequences[i]);
+                siftUp(size++, batch.entries[i], batch.deadlines[i], batch.sequences[i], now);
             }
-            appendAll(batch, k);
+            appendAll(batch, k, now);
             newHead = wasEmpty || less(headDeadline(), headSequence(), headDeadline, headSequence);
             if (newHead) {
                 leader = null; // a new head: whoever waits for the old one must look again
@@ -165,6 +179,7 @@ final class ReadyQueue {
             tasks = Arrays.copyOf(tasks, capacity);
             deadlines = Arrays.copyOf(deadlines, capacity);
             sequences = Arrays.copyOf(sequences, capacity);
+            readyAts = Arrays.copyOf(readyAts, capacity);
         }
         while (ringSize + n > ring.length) {
             growRing();
@@ -189,7 +204,7 @@ final class ReadyQueue {
      * Appends a sorted batch from index {@code k} on, which is not before the ring's tail; the caller has made
      * room.
      */
-    private void appendAll(HandOverBatch batch, int k) {
+    private void appendAll(HandOverBatch batch, int k, long now) {
         int n = batch.size - k;
         int mask = ring.length - 1;
         int from = (ringHead + ringSize) & mask;
@@ -197,19 +212,21 @@ final class ReadyQueue {
         System.arraycopy(batch.entries, k, ring, from, first);
         System.arraycopy(batch.deadlines, k, ringDeadlines, from, first);
         System.arraycopy(batch.sequences, k, ringSequences, from, first);
+        Arrays.fill(ringReadyAts, from, from + first, now);
         System.arraycopy(batch.entries, k + first, ring, 0, n - first);
         System.arraycopy(batch.deadlines, k + first, ringDeadlines, 0, n - first);
         System.arraycopy(batch.sequences, k + first, ringSequences, 0, n - first);
+        Arrays.fill(ringReadyAts, 0, n - first, now);
         ringSize += n;
     }
 
     /** Adds an entry; true if it became the head (the caller then signals). */
-    private boolean pushLocked(QueueEntry task) {
+    private boolean pushLocked(QueueEntry task, long now) {
         long deadline = task.deadline();
         int sequence = task.sequence();
         boolean head;
         if (ringSize == 0 || !less(deadline, sequence, ringDeadlines[ringTail()], ringSequences[ringTail()])) {
-            append(task, deadline, sequence);
+            append(task, deadline, sequence, now);
             head = ringSize == 1 && (size == 0 || less(deadline, sequence, deadlines[0], sequences[0]));
         } else {
             if (size == tasks.length) {
@@ -217,8 +234,9 @@ final class ReadyQueue {
                 tasks = Arrays.copyOf(tasks, capacity);
                 deadlines = Arrays.copyOf(deadlines, capacity);
                 sequences = Arrays.copyOf(sequences, capacity);
+                readyAts = Arrays.copyOf(readyAts, capacity);
             }
-            siftUp(size++, task, deadline, sequence);
+            siftUp(size++, task, deadline, sequence, now);
             head = tasks[0] == task && !headInRing();
         }
         if (head) {
@@ -228,7 +246,7 @@ final class ReadyQueue {
     }
 
     /** Appends to the ring; the caller has checked that the entry is not before the ring's tail. */
-    private void append(QueueEntry task, long deadline, int sequence) {
+    private void append(QueueEntry task, long deadline, int sequence, long readyAt) {
         if (ringSize == ring.length) {
             growRing();
         }
@@ -236,6 +254,7 @@ final class ReadyQueue {
         ring[i] = task;
         ringDeadlines[i] = deadline;
         ringSequences[i] = sequence;
+        ringReadyAts[i] = readyAt;
     }
 
     private void growRing() {
@@ -243,6 +262,7 @@ final class ReadyQueue {
         QueueEntry[] entries = new QueueEntry[2 * n];
         long[] ds = new long[2 * n];
         int[] ss = new int[2 * n];
+        long[] rs = new long[2 * n];
         int first = n - ringHead; // from ringHead to the end of the arrays, then from 0
         System.arraycopy(ring, ringHead, entries, 0, first);
         System.arraycopy(ring, 0, entries, first, ringHead);
@@ -250,9 +270,12 @@ final class ReadyQueue {
         System.arraycopy(ringDeadlines, 0, ds, first, ringHead);
         System.arraycopy(ringSequences, ringHead, ss, 0, first);
         System.arraycopy(ringSequences, 0, ss, first, ringHead);
+        System.arraycopy(ringReadyAts, ringHead, rs, 0, first);
+        System.arraycopy(ringReadyAts, 0, rs, first, ringHead);
         ring = entries;
         ringDeadlines = ds;
         ringSequences = ss;
+        ringReadyAts = rs;
         ringHead = 0;
     }
 
@@ -296,7 +319,7 @@ final class ReadyQueue {
         QueueEntry moved = tasks[last];
         tasks[last] = null;
         if (last > 0) {
-            siftDown(0, moved, deadlines[last], sequences[last]);
+            siftDown(0, moved, deadlines[last], sequences[last], readyAts[last]);
         }
         return head;
     }
@@ -315,22 +338,30 @@ final class ReadyQueue {
     }
 
     /**
-     * Waits for a task whose deadline has passed: up to {@code nanos} if {@code timed}, else indefinitely.
+     * Waits for a task whose deadline has passed: up to {@code nanos} if {@code timed}, else indefinitely. A
+     * worker passes its {@code slot}, into which the entry's deadline, readyAt and the clock reading it was
+     * found due with are written (see the notes); others pass null.
      *
      * @return the head, or null on timeout
      * @throws InterruptedException if interrupted while waiting
      */
-    QueueEntry take(boolean timed, long nanos) throws InterruptedException {
+    QueueEntry take(boolean timed, long nanos, WorkerStats slot) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             for (;;) {
                 if (isEmpty()) {
-                    if (!timed) {
-                        available.await();
-                    } else if (nanos <= 0L) {
+                    if (timed && nanos <= 0L) {
                         return null;
-                    } else {
-                        nanos = available.awaitNanos(nanos);
+                    }
+                    waiting++;
+                    try {
+                        if (!timed) {
+                            available.await();
+                        } else {
+                            nanos = available.awaitNanos(nanos);
+                        }
+                    } finally {
+                        waiting--;
                     }
                     continue;
                 }
@@ -341,18 +372,30 @@ final class ReadyQueue {
                     pollLocked(); // cancelled or removed meanwhile, or a stale copy (see the notes): drop it
                     continue;
                 }
-                long delay = deadline - clock.nanoTime();
+                long now = clock.nanoTime();
+                long delay = deadline - now;
                 if (delay <= 0L) {
+                    if (slot != null) {
+                        slot.deadline = deadline;
+                        slot.readyAt = inRing ? ringReadyAts[ringHead] : readyAts[0];
+                        slot.takenAt = now;
+                        slot.idleWorkers = waiting;
+                    }
                     return pollLocked();
                 }
                 if (timed && nanos <= 0L) {
                     return null;
                 }
+                waiting++;
                 if (leader != null) {
-                    if (timed) {
-                        nanos = available.awaitNanos(nanos);
-                    } else {
-                        available.await();
+                    try {
+                        if (timed) {
+                            nanos = available.awaitNanos(nanos);
+                        } else {
+                            available.await();
+                        }
+                    } finally {
+                        waiting--;
                     }
                     continue;
                 }
@@ -365,6 +408,7 @@ final class ReadyQueue {
                         nanos -= wait - left;
                     }
                 } finally {
+                    waiting--;
                     if (leader == self) {
                         leader = null;
                     }
@@ -414,7 +458,98 @@ final class ReadyQueue {
         return size == 0 && ringSize == 0;
     }
 
-    private void siftUp(int k, QueueEntry task, long deadline, int sequence) {
+    /**
+     * What {@link #scan} found: the entries still queued here whose deadline has come, the oldest of them,
+     * the earliest deadline of any entry still queued here, and the idle workers. Owned by its caller.
+     */
+    static final class Overdue {
+        /** Queued entries here with deadline at or before the scan's now. */
+        long count;
+        /** The least deadline among them (valid if count > 0), and that entry's readyAt and the entry. */
+        long oldestDeadline;
+        long oldestReadyAt;
+        QueueEntry oldest;
+        /** Whether any entry still queued is here, and the least deadline of those (due or not). */
+        boolean any;
+        long earliestDeadline;
+        /** Workers waiting in take at the scan. */
+        int idleWorkers;
+
+        private void clear() {
+            count = 0;
+            oldest = null;
+            any = false;
+            idleWorkers = 0;
+        }
+
+        private void see(QueueEntry entry, long deadline, long readyAt, long now) {
+            if (!entry.isQueued() || entry.nextDeadline() != deadline) {
+                return; // left the queue, or a stale copy (see the notes): it waits elsewhere, or nowhere
+            }
+            if (!any || deadline - earliestDeadline < 0) {
+                earliestDeadline = deadline;
+            }
+            any = true;
+            if (deadline - now <= 0) {
+                if (count++ == 0 || deadline - oldestDeadline < 0) {
+                    oldestDeadline = deadline;
+                    oldestReadyAt = readyAt;
+                    oldest = entry;
+                }
+            }
+        }
+    }
+
+    /**
+     * Counts the queued entries here whose deadline is at or before {@code now} (monitoring: the statistics
+     * and the tick thread's starvation watch). Under the lock, in O(overdue entries + the ring's dead head):
+     * the ring is sorted, so the walk stops at its first entry not due, and in the heap a node not due has
+     * no due entry below it. An entry that left the queue or is a stale copy is passed over, not removed.
+     */
+    void scan(long now, Overdue into) {
+        into.clear();
+        lock.lock();
+        try {
+            into.idleWorkers = waiting;
+            int mask = ring.length - 1;
+            for (int i = 0; i < ringSize; i++) {
+                int j = (ringHead + i) & mask;
+                into.see(ring[j], ringDeadlines[j], ringReadyAts[j], now);
+                if (ringDeadlines[j] - now > 0 && into.any) {
+                    break; // sorted: every later entry is later still
+                }
+            }
+            scanHeap(0, now, into);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The heap below index k, pruned where deadlines pass now (iterative: no recursion depth to worry about). */
+    private void scanHeap(int k, long now, Overdue into) {
+        if (size == 0) {
+            return;
+        }
+        // A heap node's children are 2k+1 and 2k+2; walk the due part level by level with an explicit stack.
+        int[] stack = new int[64];
+        int top = 0;
+        stack[top++] = k;
+        while (top > 0) {
+            int i = stack[--top];
+            into.see(tasks[i], deadlines[i], readyAts[i], now);
+            if (deadlines[i] - now > 0) {
+                continue; // min-heap: nothing below is due (its earliest deadline was seen, if still queued)
+            }
+            for (int child = 2 * i + 1; child <= 2 * i + 2 && child < size; child++) {
+                if (top == stack.length) {
+                    stack = Arrays.copyOf(stack, top * 2);
+                }
+                stack[top++] = child;
+            }
+        }
+    }
+
+    private void siftUp(int k, QueueEntry task, long deadline, int sequence, long readyAt) {
         while (k > 0) {
             int parent = (k - 1) >>> 1;
             if (!less(deadline, sequence, deadlines[parent], sequences[parent])) {
@@ -423,10 +558,10 @@ final class ReadyQueue {
             move(parent, k);
             k = parent;
         }
-        set(k, task, deadline, sequence);
+        set(k, task, deadline, sequence, readyAt);
     }
 
-    private void siftDown(int k, QueueEntry task, long deadline, int sequence) {
+    private void siftDown(int k, QueueEntry task, long deadline, int sequence, long readyAt) {
         int half = size >>> 1;
         while (k < half) {
             int child = 2 * k + 1;
@@ -440,19 +575,21 @@ final class ReadyQueue {
             move(child, k);
             k = child;
         }
-        set(k, task, deadline, sequence);
+        set(k, task, deadline, sequence, readyAt);
     }
 
     private void move(int from, int to) {
         tasks[to] = tasks[from];
         deadlines[to] = deadlines[from];
         sequences[to] = sequences[from];
+        readyAts[to] = readyAts[from];
     }
 
-    private void set(int k, QueueEntry task, long deadline, int sequence) {
+    private void set(int k, QueueEntry task, long deadline, int sequence, long readyAt) {
         tasks[k] = task;
         deadlines[k] = deadline;
         sequences[k] = sequence;
+        readyAts[k] = readyAt;
     }
 
     private static boolean less(long deadlineA, int sequenceA, long deadlineB, int sequenceB) {

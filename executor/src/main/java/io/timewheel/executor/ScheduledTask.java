@@ -110,6 +110,13 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
         return this;
     }
 
+    /** The class of the Runnable or Callable it runs (its own once done). */
+    @Override
+    final String taskClassName() {
+        Object c = callable;
+        return (c != null ? c : this).getClass().getName();
+    }
+
     @Override
     final boolean isQueued() {
         int s = state;

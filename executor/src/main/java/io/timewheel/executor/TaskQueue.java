@@ -38,7 +38,9 @@ abstract class TaskQueue {
      * count (any thread, QueuedCount): the number of queued entries. Whoever puts an entry into the queue
      * counts it first; whoever's CAS takes it out (a worker's tryTake, a tryRemove, a cancel) uncounts it.
      * Its isEmpty() is what "the queue is empty" means for termination and for the workers' exit rule
-     * (linearizable); size() is its sum(). It is striped, so producer threads do not share its cache line.
+     * (linearizable); size() is its sum(). It is striped, so producer threads do not share its cache line. A
+     * cancel counts its entry out in the cell's cancel counter (decrementCancelled), which is how the
+     * executor's statistics count cancels without another write.
      *
      * earliest (any thread: producers lower it by CAS, the tick thread raises it by CAS): a time at or
      * before the deadline of every entry of this queue that the tick thread holds (inbox, detached or wheel)
@@ -160,12 +162,18 @@ abstract class TaskQueue {
     abstract void taskCancelled();
 
     /**
+     * The executor's worker count, read without a lock (the starvation watch, on the tick thread, which must
+     * not block).
+     */
+    abstract int workerCount();
+
+    /**
      * A task's cancel took it out of the queue (its CAS from QUEUED, or from FILED: {@code wasFiled}):
      * uncounts it, drops it from where it waits (see left), whatever the remove-on-cancel policy, and tells
      * the executor (taskCancelled).
      */
     final void cancelled(QueueEntry entry, boolean wasFiled) {
-        uncount();
+        count.decrementCancelled();
         forget(entry, wasFiled);
         taskCancelled();
     }
@@ -240,7 +248,7 @@ abstract class TaskQueue {
         long deadline = entry.nextDeadline();
         if (deadline - now <= ReadyQueue.HORIZON_NANOS && deadline - earliest.get() < 0 && deadline - pendingLow.get() < 0) {
             entry.refreshDeadline();
-            ready.push(entry);
+            ready.push(entry, now);
         } else {
             // Later than the horizon, or the tick thread still holds an earlier or equal deadline of ours
             // (it is running late, or has not read it yet): it must hand that one over first, so this one
@@ -347,6 +355,11 @@ abstract class TaskQueue {
         return count.sum();
     }
 
+    /** Entries that left this queue through a cancel of their future (see QueuedCount.cancelled). */
+    long cancelledCount() {
+        return count.cancelled();
+    }
+
     /** Whether no entry is queued, at one instant during the call: what termination decides on. */
     boolean isEmpty() {
         return count.isEmpty();
@@ -366,9 +379,12 @@ abstract class TaskQueue {
     // ---------------------------------------------------------------------------------------------
     // Consumers: the executor's workers, and getQueue()'s poll/take/drainTo
 
-    /** Waits for an entry whose deadline has passed (see ReadyQueue.take); the caller still has to take it. */
-    QueueEntry take(boolean timed, long nanos) throws InterruptedException {
-        return ready.take(timed, nanos);
+    /**
+     * A worker waits for an entry whose deadline has passed (see ReadyQueue.take; its times go into the
+     * worker's {@code slot}); the caller still has to take it.
+     */
+    QueueEntry take(boolean timed, long nanos, WorkerStats slot) throws InterruptedException {
+        return ready.take(timed, nanos, slot);
     }
 
     /** Takes the earliest due entry out of the queue, or returns null if none is due (getQueue().poll()). */
@@ -389,7 +405,7 @@ abstract class TaskQueue {
     Runnable removeDue(boolean timed, long nanos) throws InterruptedException {
         long until = System.nanoTime() + nanos;
         for (;;) {
-            QueueEntry entry = ready.take(timed, timed ? until - System.nanoTime() : 0L);
+            QueueEntry entry = ready.take(timed, timed ? until - System.nanoTime() : 0L, null);
             if (entry != null && entry.tryRemove() != QueueEntry.NOT_REMOVED) {
                 return entry.task();
             }

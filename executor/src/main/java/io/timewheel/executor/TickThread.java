@@ -71,6 +71,15 @@ final class TickThread implements Runnable {
      * on; an entry being handed over when it happened is put back in its wheel, so none is lost. An
      * interrupt from outside is cleared (it would make every park return at once).
      *
+     * Watching (opt-in, per executor: StarvationWatch). After the expiry step the loop asks each watched
+     * executor's watch when it wants to look next (it looks if its time has come) and wakes for the earliest
+     * of those times as for a deadline (passed to ParkGate as that time plus MARGIN_NANOS, since ParkGate wakes
+     * MARGIN_NANOS before what it is given). An executor that watches nothing costs nothing here.
+     *
+     * Late wake-ups (JFR TickThreadLate): after a timed park it did not leave early, if JFR is initialized
+     * (Jfr.recording), it reads the clock once more and reports a wake-up later than asked by more than
+     * LATE_WAKE_NANOS.
+     *
      * Waking: ParkGate (its notes). In short: it parks until MARGIN_NANOS before the earliest deadline it
      * holds or has been offered and not read (pendingLow), indefinitely with nothing pending; a producer
      * unparks it only if its deadline needs it earlier, or if it has been parked long (DRAIN_NANOS) and work
@@ -86,6 +95,11 @@ final class TickThread implements Runnable {
      * the horizon, 2^25 ns = 33.6 ms. See the notes.
      */
     static final long MARGIN_NANOS = ReadyQueue.HORIZON_NANOS >> 2;
+    /**
+     * A wake-up later than asked by more than this is reported (JFR TickThreadLate): 2^21 ns = 2.1 ms, a quarter
+     * of MARGIN_NANOS (a wake-up late by MARGIN_NANOS makes the tasks it hands over late).
+     */
+    static final long LATE_WAKE_NANOS = MARGIN_NANOS >> 2;
 
     private static final System.Logger LOG = System.getLogger("io.timewheel");
 
@@ -110,6 +124,8 @@ final class TickThread implements Runnable {
     private final List<Command> urgent = new ArrayList<>();
     /** The scratch in which entries are gathered for a hand-over, outside the ready queue's lock. Tick thread only. */
     private final HandOverBatch handOver = new HandOverBatch();
+    /** The starvation watches of the executors that asked for one (see the notes). Tick thread only. */
+    private final List<StarvationWatch> watched = new ArrayList<>();
     /** Commands that asked to run after this loop's expiry step (afterExpiry). Tick thread only. */
     private final List<Command> afterExpiry = new ArrayList<>();
     /** Loop iterations so far (wake-ups and re-checks). Written by this thread only. */
@@ -202,6 +218,11 @@ final class TickThread implements Runnable {
         }
     }
 
+    /** Starts watching an executor for starvation (see the notes). Any thread. */
+    void watch(StarvationWatch watch) {
+        command(new Watch(watch));
+    }
+
     /**
      * A served queue's executor has terminated: wake up, so that its wheel is dropped once empty (and a
      * dedicated thread ends).
@@ -230,12 +251,12 @@ final class TickThread implements Runnable {
                 gate.beginLoop(); // before detachAll: an urgent command offered since is read now or seen at park
                 drainInbox();
                 long now = clock.nanoTime();
-                long next = expire(now);
+                long next = watch(now, expire(now));
                 runAfterExpiry();
                 if (inbox.hasDetached()) {
                     continue; // more is waiting: read it before sleeping
                 }
-                if (dedicated && ownerTerminated && served.isEmpty() && inbox.isEmpty()) {
+                if (dedicated && ownerTerminated && served.isEmpty() && watched.isEmpty() && inbox.isEmpty()) {
                     return;
                 }
                 park(now, next);
@@ -345,6 +366,29 @@ final class TickThread implements Runnable {
     }
 
     /**
+     * Runs the watches whose time has come; returns {@code next} lowered so that the thread wakes when the
+     * earliest watch wants to look (see the notes).
+     */
+    private long watch(long now, long next) {
+        for (int i = watched.size() - 1; i >= 0; i--) {
+            StarvationWatch watch = watched.get(i);
+            try {
+                if (watch.retired()) {
+                    watched.remove(i);
+                    continue;
+                }
+                long asDeadline = watch.check(now) + MARGIN_NANOS; // ParkGate wakes MARGIN_NANOS before it
+                if (asDeadline - next < 0) {
+                    next = asDeadline;
+                }
+            } catch (Throwable t) {
+                report("starvation watch", t);
+            }
+        }
+        return next;
+    }
+
+    /**
      * From a command's run: runs the command again (its {@code run}) after this loop's expiry step, i.e. after
      * everything offered before it was read and filed, the clock read and every entry due by then handed
      * over (the tests' sync point).
@@ -392,6 +436,12 @@ final class TickThread implements Runnable {
             LockSupport.park(this);
         } else if (!lazy) {
             LockSupport.parkNanos(this, delay);
+            if (Jfr.recording()) {
+                long late = clock.nanoTime() - (now + delay);
+                if (late > LATE_WAKE_NANOS) {
+                    Jfr.tickThreadLate(thread.getName(), delay, late);
+                }
+            }
         }
         // unparked for a message that only frees memory: park on until parkedAt + DRAIN_NANOS (ParkGate)
         for (long again; (again = gate.reparkLazy(clock.nanoTime())) > 0; ) {
@@ -441,6 +491,21 @@ final class TickThread implements Runnable {
         @Override
         void run(TickThread tick) {
             entry.queue.wheel.unlink(entry);
+        }
+    }
+
+    /** Starts a starvation watch (see the notes). */
+    static final class Watch extends Command {
+        private final StarvationWatch watch;
+
+        Watch(StarvationWatch watch) {
+            super(false);
+            this.watch = watch;
+        }
+
+        @Override
+        void run(TickThread tick) {
+            tick.watched.add(watch);
         }
     }
 

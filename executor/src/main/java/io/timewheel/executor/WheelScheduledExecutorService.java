@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
@@ -29,6 +30,12 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
  * replaced by an object of another class stays queued when cancelled, until it is due or purged, as on
  * STPE. The contract is STPE's, all of it: every constructor, method, exception, policy and hook behaves as
  * STPE documents (see the README for the known differences).
+ *
+ * <p>Beyond STPE: {@link #statistics()} says how many tasks wait, how many are overdue, and how late tasks
+ * started and why (hand-over or worker wait); JFR events ({@code io.timewheel.TaskLate},
+ * {@code io.timewheel.ExecutorStatistics}, {@code io.timewheel.TickThreadLate}) when a recording runs and the
+ * jdk.jfr module is there; and, opted in through the builder, an MXBean ({@link WheelExecutorMXBean}) and a
+ * rate-limited starvation warning. With nothing opted in it behaves exactly as STPE.
  *
  * <p>Thread safety: every public method may be called from any thread, as on STPE.
  */
@@ -99,6 +106,22 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      *
      * Delays are capped at MAX_NANOS, as JDK 25's STPE does in triggerTime (JDK 17's adjusts huge delays in
      * overflowFree instead), so that deadline differences never overflow.
+     *
+     * Observability (statistics(), JFR, JMX, the starvation warning). Where each number comes from, and who
+     * writes it:
+     *   notYetDue, overdue, oldest overdue   computed when asked: the queued count (QueuedCount) and a scan of
+     *                                        the ready queue's due entries (ReadyQueue.scan, under its lock);
+     *   lateness and its parts, late, missed runs, overruns
+     *                                        each worker's WorkerStats cell, plain writes by that worker as it
+     *                                        takes a task (the times come with the entry from the ready queue,
+     *                                        which keeps each entry's hand-over time beside its deadline), summed
+     *                                        when asked (WorkerPool.statistics);
+     *   tasks run                            the workers' completedTasks (TPE's counter);
+     *   cancelled                            QueuedCount's cancel counter: a cancel counts its task out there
+     *                                        anyway, in its own cell (no extra write);
+     *   rejected                             a LongAdder, the rejection path only (never a schedule's path).
+     * JFR: Jfr (the gate; its notes say how jdk.jfr stays optional and free without a recording). JMX: Jmx,
+     * loaded only when the builder asks for it. The starvation warning: StarvationWatch, run by the tick thread.
      */
 
     /** Delays are capped at 2^62 ns (146 years), as JDK 25's STPE does, so deadline differences never overflow. */
@@ -112,6 +135,14 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     private final WorkerPool pool;
     /** What getQueue() returns. Immutable. */
     private final QueueView queueView;
+    /** The name in statistics, events, the MXBean and the warning. Immutable. */
+    private final String name;
+    /** A run that starts this late or later is late. Immutable. */
+    private final long lateThresholdNanos;
+    /** Tasks handed to the rejected-execution handler. Any thread (the rejection path only). */
+    private final LongAdder rejected = new LongAdder();
+    /** The registered MXBean's name (a javax.management.ObjectName), or null. Written once in the constructor. */
+    private final Object mxBeanName;
 
     /**
      * Creates an executor with the given core pool size, as {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int)}.
@@ -163,12 +194,20 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
                                           RejectedExecutionHandler handler, Builder options) {
         super(corePoolSize, threadFactory, handler);
         this.clock = options.clock;
+        this.name = options.name != null ? options.name
+                : getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(this));
+        this.lateThresholdNanos = options.lateThresholdNanos;
         TickThread tick = options.dedicatedTickThread || options.clock != NanoClock.SYSTEM
                 ? TickThread.dedicated(this, options.clock)
                 : TickThread.shared();
         this.queue = new Queue(options.clock, tick, options.tickNanos);
-        this.pool = new Pool(queue);
+        this.pool = new Pool(queue, lateThresholdNanos, name);
         this.queueView = new QueueView(queue);
+        Jfr.register(this);
+        this.mxBeanName = options.jmx ? Jmx.register(this) : null;
+        if (options.starvationWarning) {
+            tick.watch(new StarvationWatch(queue, name, lateThresholdNanos, clock.nanoTime()));
+        }
     }
 
     /** A builder for an executor with wheel options. */
@@ -184,8 +223,61 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         private long tickNanos = defaultTickNanos();
         private boolean dedicatedTickThread;
         private NanoClock clock = NanoClock.SYSTEM;
+        private String name;
+        private long lateThresholdNanos = defaultLateThresholdNanos();
+        private boolean starvationWarning = Boolean.getBoolean("timewheel.starvationWarning");
+        private boolean jmx = Boolean.getBoolean("timewheel.jmx");
 
         Builder() {
+        }
+
+        /**
+         * The executor's name in its statistics, JFR events, MXBean and warnings (default: its class name and
+         * identity hash, as in {@code toString()}).
+         */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /**
+         * How late a run must start to count as late (statistics {@code tasksLate}), to commit a JFR
+         * {@code TaskLate} event, and to make the starvation warning speak: a positive duration (default
+         * 100 ms, or the system property {@code timewheel.lateThresholdMillis}).
+         */
+        public Builder lateThreshold(long duration, TimeUnit unit) {
+            long nanos = unit.toNanos(duration);
+            if (nanos <= 0) {
+                throw new IllegalArgumentException("lateThreshold must be positive: " + duration + " " + unit);
+            }
+            this.lateThresholdNanos = nanos;
+            return this;
+        }
+
+        /**
+         * Whether the tick thread watches this executor for starvation: when a task has waited
+         * the late threshold past its deadline and no worker is idle, it logs, at most once per 10 s, through
+         * System.Logger "io.timewheel" at WARNING, "N tasks of executor X are overdue (oldest Y ms): all K
+         * workers busy" (and commits a JFR TaskLate event for that task, started=false, if a recording runs).
+         * Costs the tick thread one look per second while this executor has nothing due. Default: the system
+         * property {@code timewheel.starvationWarning} (which the agent's {@code starvationWarning} option sets),
+         * else false.
+         */
+        public Builder starvationWarning(boolean on) {
+            this.starvationWarning = on;
+            return this;
+        }
+
+        /**
+         * Whether the executor registers a {@link WheelExecutorMXBean} in the platform MBean server
+         * as {@code io.timewheel:type=WheelScheduledExecutorService,name="<name>"} (with
+         * {@code ,id=<identity hash>} added if that name is taken), unregistered when it terminates. Needs the
+         * java.management module; without it the executor logs one warning and runs without. Default: the
+         * system property {@code timewheel.jmx} (which the agent's {@code jmx} option sets), else false.
+         */
+        public Builder jmx(boolean on) {
+            this.jmx = on;
+            return this;
         }
 
         /** The core pool size (default 1). Checked by the executor's constructor: negative is an IllegalArgumentException. */
@@ -229,8 +321,28 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             return this;
         }
 
+        /** 10^8 ns = 100 ms. */
+        static final long DEFAULT_LATE_THRESHOLD_NANOS = 100_000_000L;
+
         public WheelScheduledExecutorService build() {
             return new WheelScheduledExecutorService(this);
+        }
+
+        private static long defaultLateThresholdNanos() {
+            String value = System.getProperty("timewheel.lateThresholdMillis");
+            if (value != null) {
+                try {
+                    long millis = Long.parseLong(value.trim());
+                    if (millis > 0) {
+                        return TimeUnit.MILLISECONDS.toNanos(millis);
+                    }
+                } catch (NumberFormatException notANumber) {
+                    // reported below
+                }
+                System.getLogger("io.timewheel").log(System.Logger.Level.WARNING,
+                        "ignoring timewheel.lateThresholdMillis=" + value + ": not a positive number of milliseconds");
+            }
+            return DEFAULT_LATE_THRESHOLD_NANOS;
         }
 
         private static long defaultTickNanos() {
@@ -405,6 +517,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     /** TPE's reject: the handler as TPE reads its field. */
     private void reject(RunnableScheduledFuture<?> task) {
+        rejected.increment();
         super.getRejectedExecutionHandler().rejectedExecution(task, this);
     }
 
@@ -578,8 +691,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * protected hooks are reachable from this package only inside the body of a subclass of TPE: this one's.
      */
     private final class Pool extends WorkerPool {
-        Pool(TaskQueue queue) {
-            super(queue);
+        Pool(TaskQueue queue, long lateThresholdNanos, String name) {
+            super(queue, lateThresholdNanos, name);
         }
 
         @Override
@@ -619,7 +732,14 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
         @Override
         void terminated() {
-            WheelScheduledExecutorService.this.terminated();
+            try {
+                WheelScheduledExecutorService.this.terminated();
+            } finally {
+                Jfr.unregister(WheelScheduledExecutorService.this);
+                if (mxBeanName != null) {
+                    Jmx.unregister(mxBeanName);
+                }
+            }
         }
     }
 
@@ -644,6 +764,11 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             WheelScheduledExecutorService.this.reExecutePeriodic(task, viaWorker);
         }
 
+        @Override
+        int workerCount() {
+            return pool.workerCount();
+        }
+
         /** As STPE's remove after a cancel (tryTerminate), which has nothing to do while the pool runs. */
         @Override
         void taskCancelled() {
@@ -655,6 +780,37 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     // =============================================================================================
     // Monitoring
+
+    /**
+     * This executor's statistics now: queued tasks not yet due and overdue, and its counts since it started
+     * (see {@link ExecutorStatistics}). A monitoring call: it sums the workers' counts under the pool's lock
+     * and scans the ready queue's overdue tasks under its lock (in time proportional to how many are
+     * overdue); it allocates the answer. Any thread.
+     */
+    public ExecutorStatistics statistics() {
+        long now = clock.nanoTime();
+        ReadyQueue.Overdue scan = new ReadyQueue.Overdue();
+        queue.ready.scan(now, scan);
+        long queued = queue.size();
+        long[] sum = pool.statistics();
+        long overdue = scan.count;
+        return new ExecutorStatistics(name,
+                Math.max(0L, queued - overdue),
+                overdue,
+                overdue > 0 ? now - scan.oldestDeadline : 0L,
+                pool.workerCount(),
+                scan.idleWorkers,
+                pool.completedTaskCount(),
+                queue.cancelledCount(),
+                rejected.sum(),
+                sum[WorkerStats.LATE],
+                lateThresholdNanos,
+                sum[WorkerStats.MISSED],
+                sum[WorkerStats.OVERRUNS],
+                java.util.Arrays.copyOfRange(sum, WorkerStats.LATENESS, WorkerStats.LATENESS + WorkerStats.BUCKETS),
+                java.util.Arrays.copyOfRange(sum, WorkerStats.HAND_OVER, WorkerStats.HAND_OVER + WorkerStats.BUCKETS),
+                java.util.Arrays.copyOfRange(sum, WorkerStats.WORKER_WAIT, WorkerStats.WORKER_WAIT + WorkerStats.BUCKETS));
+    }
 
     @Override
     public int getPoolSize() {

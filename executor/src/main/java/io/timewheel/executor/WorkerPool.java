@@ -42,8 +42,18 @@ abstract class WorkerPool {
      *   STOP -> TIDYING          pool empty (tryTerminate)
      *   TIDYING -> TERMINATED    after terminated() has returned or thrown
      *
-     * Ownership: ctl any thread, via CAS; workers, largestPoolSize and completedTaskCount guarded by mainLock;
-     * a Worker's completedTasks written by its own thread while it holds its own lock.
+     * Statistics (the executor's statistics()): each Worker has a WorkerStats cell that only its thread
+     * writes, with plain writes, when it takes a task (lateness, its hand-over and worker-wait parts, late,
+     * missed fixed-rate periods) and after a fixed-rate run (overruns). The times come from the ready queue
+     * with the entry (ReadyQueue.take fills the cell's slot): the start of a task is the clock reading its
+     * worker found it due with, so counting costs no clock read; only a fixed-rate run costs one more, after
+     * it, for the overrun check. A run late by lateThresholdNanos or more also commits a JFR TaskLate event,
+     * if a recording is on (Jfr; nothing else of JFR is touched on this path). statistics() sums the cells of
+     * the live workers and the retired one (the counts of workers that exited), under mainLock.
+     *
+     * Ownership: ctl any thread, via CAS; workers, largestPoolSize, completedTaskCount and retired guarded by
+     * mainLock; a Worker's completedTasks written by its own thread while it holds its own lock; a Worker's
+     * stats written by its own thread (WorkerStats' notes).
      */
 
     // ctl: run state in the high 3 bits, worker count in the low 29
@@ -67,9 +77,17 @@ abstract class WorkerPool {
     private int largestPoolSize;
     /** Tasks completed by workers that have exited. Guarded by mainLock. */
     private long completedTaskCount;
+    /** The statistics of workers that have exited. Guarded by mainLock. */
+    private final WorkerStats retired = new WorkerStats();
+    /** A run that starts this late or later counts as late (and commits a TaskLate event). Immutable. */
+    private final long lateThresholdNanos;
+    /** The executor's name, for the TaskLate event. Immutable. */
+    private final String executorName;
 
-    WorkerPool(TaskQueue queue) {
+    WorkerPool(TaskQueue queue, long lateThresholdNanos, String executorName) {
         this.queue = queue;
+        this.lateThresholdNanos = lateThresholdNanos;
+        this.executorName = executorName;
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -231,6 +249,8 @@ abstract class WorkerPool {
         final transient Thread thread;
         /** Written by the worker's own thread while it holds its own lock; read under mainLock. */
         volatile long completedTasks;
+        /** This worker's statistics cell. Written by the worker's own thread only. */
+        final WorkerStats stats = new WorkerStats();
 
         Worker() {
             setState(-1); // no interrupts until the thread runs
@@ -386,7 +406,7 @@ abstract class WorkerPool {
         boolean completedAbruptly = true;
         try {
             Runnable task;
-            while ((task = getTask()) != null) {
+            while ((task = getTask(w.stats)) != null) {
                 w.lock();
                 // If the pool is stopping, the thread must be interrupted; otherwise it must not be (the
                 // re-check covers a shutdownNow racing with the clearing of the interrupt).
@@ -405,6 +425,9 @@ abstract class WorkerPool {
                         throw ex;
                     }
                 } finally {
+                    if (w.stats.period != 0) {
+                        w.stats.afterRun(queue.clock.nanoTime()); // a fixed-rate run: did it overrun its period?
+                    }
                     w.completedTasks++;
                     w.unlock();
                 }
@@ -415,8 +438,11 @@ abstract class WorkerPool {
         }
     }
 
-    /** Blocks for the next task; null when this worker must exit (TPE's getTask rules). */
-    private Runnable getTask() {
+    /**
+     * Blocks for the next task; null when this worker must exit (TPE's getTask rules). Counts the run in the
+     * worker's {@code stats}.
+     */
+    private Runnable getTask(WorkerStats stats) {
         boolean timedOut = false;
         for (;;) {
             int c = ctl.get();
@@ -433,10 +459,14 @@ abstract class WorkerPool {
                 continue;
             }
             try {
-                QueueEntry entry = queue.take(timed, keepAliveNanos());
+                QueueEntry entry = queue.take(timed, keepAliveNanos(), stats);
                 if (entry == null) {
                     timedOut = true;
                 } else if (entry.tryTake()) {
+                    long lateness = stats.record(lateThresholdNanos, entry.fixedRatePeriod());
+                    if (lateness >= lateThresholdNanos && Jfr.recording()) {
+                        Jfr.taskLate(executorName, entry, stats, lateness, workerCountOf(ctl.get()));
+                    }
                     return entry.task();
                 }
             } catch (InterruptedException retry) {
@@ -452,6 +482,9 @@ abstract class WorkerPool {
         mainLock.lock();
         try {
             completedTaskCount += w.completedTasks;
+            long[] sum = WorkerStats.newSum();
+            w.stats.addTo(sum);
+            retired.add(sum);
             workers.remove(w);
         } finally {
             mainLock.unlock();
@@ -533,6 +566,26 @@ abstract class WorkerPool {
 
     // ---------------------------------------------------------------------------------------------
     // Monitoring
+
+    /** The workers' statistics summed (WorkerStats indices) and the tasks they completed. Any thread. */
+    long[] statistics() {
+        long[] sum = WorkerStats.newSum();
+        mainLock.lock();
+        try {
+            retired.addTo(sum);
+            for (Worker w : workers) {
+                w.stats.addTo(sum);
+            }
+        } finally {
+            mainLock.unlock();
+        }
+        return sum;
+    }
+
+    /** The worker count (ctl's), without a lock: for the starvation watch, which must not block. Any thread. */
+    int workerCount() {
+        return workerCountOf(ctl.get());
+    }
 
     int poolSize() {
         mainLock.lock();

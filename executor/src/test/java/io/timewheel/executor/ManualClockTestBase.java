@@ -5,6 +5,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,8 +22,14 @@ abstract class ManualClockTestBase {
     WheelScheduledExecutorService executor;
 
     WheelScheduledExecutorService start(long startTime, int threads) {
+        return start(startTime, threads, b -> b);
+    }
+
+    /** As {@link #start(long, int)}, with more builder options. */
+    WheelScheduledExecutorService start(long startTime, int threads,
+                                        UnaryOperator<WheelScheduledExecutorService.Builder> options) {
         clock = new ManualClock(startTime);
-        executor = WheelScheduledExecutorService.builder().corePoolSize(threads).clock(clock).build();
+        executor = options.apply(WheelScheduledExecutorService.builder().corePoolSize(threads).clock(clock)).build();
         executors.add(executor);
         return executor;
     }

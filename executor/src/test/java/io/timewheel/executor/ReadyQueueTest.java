@@ -71,7 +71,7 @@ class ReadyQueueTest extends ManualClockTestBase {
                 }
                 wheel.advance(now + ReadyQueue.HORIZON_NANOS);
                 batch.takeExpired(wheel);
-                ready.pushBatch(batch);
+                ready.pushBatch(batch, 0L);
                 batch.clear();
             } else if (op < 85) {
                 handedOut += takeOrPoll(ready, model, random.nextBoolean());
@@ -88,7 +88,7 @@ class ReadyQueueTest extends ManualClockTestBase {
             handedOut++;
         }
         assertNull(ready.pollDue());
-        assertNull(ready.take(true, 0));
+        assertNull(ready.take(true, 0, null));
     }
 
     private ScheduledTask<Void> entry(long deadline) {
@@ -98,13 +98,13 @@ class ReadyQueueTest extends ManualClockTestBase {
     }
 
     private static void push(ReadyQueue ready, TreeSet<QueueEntry> model, QueueEntry e) {
-        ready.push(e);
+        ready.push(e, 0L);
         model.add(e);
     }
 
     /** Takes (timed, no wait) or polls one entry: the model's least if it is due, else none. */
     private int takeOrPoll(ReadyQueue ready, TreeSet<QueueEntry> model, boolean take) throws InterruptedException {
-        QueueEntry got = take ? ready.take(true, 0) : ready.pollDue();
+        QueueEntry got = take ? ready.take(true, 0, null) : ready.pollDue();
         QueueEntry least = model.isEmpty() ? null : model.first();
         if (least == null || least.deadline() - clock.nanoTime() > 0) {
             assertNull(got, "handed out an entry before its deadline, or one that was never pushed");

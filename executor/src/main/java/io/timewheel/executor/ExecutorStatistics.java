@@ -1,0 +1,220 @@
+package io.timewheel.executor;
+
+/**
+ * What a {@link WheelScheduledExecutorService} can say about its own punctuality, at one call of
+ * {@link WheelScheduledExecutorService#statistics()}: how many tasks wait and how many of them are overdue,
+ * and, over its life so far, how late its tasks started and why. Immutable; any thread.
+ *
+ * <p>Lateness is the time from a task's deadline to its start (a worker taking it off the queue; a task never
+ * starts early, so it is never negative), in two parts that add up to it:
+ * <ul>
+ *   <li><b>hand-over</b>: from the deadline until the task was in the workers' ready queue, where a worker
+ *       could take it; 0 when it was handed over before its deadline (the usual case: the tick thread hands
+ *       tasks over at least 8.39 ms ahead). A late hand-over means the tick thread, or for a task due at once
+ *       the producer, was late.
+ *   <li><b>worker wait</b>: from then until a worker took it. A long worker wait means every worker was busy
+ *       (or the pool had no thread to run it).
+ * </ul>
+ * The three histograms count started tasks (one count per run, periodic runs included) in log2 buckets of
+ * nanoseconds: bucket 0 holds 0 ns, bucket {@code i} (1 to 63) holds {@code [2^(i-1), 2^i)} ns
+ * ({@link #bucketOf}, {@link #bucketLowerBound}). Runs of tasks taken through {@code getQueue()} or run
+ * directly by the caller are not counted.
+ */
+public final class ExecutorStatistics {
+    /** Buckets in each histogram: one for 0 ns, one per power of two up to 2^63 ns. */
+    public static final int BUCKETS = 64;
+
+    private final String executorName;
+    private final long notYetDue;
+    private final long overdue;
+    private final long oldestOverdueNanos;
+    private final int workers;
+    private final int idleWorkers;
+    private final long tasksRun;
+    private final long tasksCancelled;
+    private final long tasksRejected;
+    private final long tasksLate;
+    private final long lateThresholdNanos;
+    private final long missedRuns;
+    private final long overruns;
+    private final long[] lateness;
+    private final long[] handOver;
+    private final long[] workerWait;
+
+    ExecutorStatistics(String executorName, long notYetDue, long overdue, long oldestOverdueNanos, int workers,
+                       int idleWorkers, long tasksRun, long tasksCancelled, long tasksRejected, long tasksLate,
+                       long lateThresholdNanos, long missedRuns, long overruns, long[] lateness, long[] handOver,
+                       long[] workerWait) {
+        this.executorName = executorName;
+        this.notYetDue = notYetDue;
+        this.overdue = overdue;
+        this.oldestOverdueNanos = oldestOverdueNanos;
+        this.workers = workers;
+        this.idleWorkers = idleWorkers;
+        this.tasksRun = tasksRun;
+        this.tasksCancelled = tasksCancelled;
+        this.tasksRejected = tasksRejected;
+        this.tasksLate = tasksLate;
+        this.lateThresholdNanos = lateThresholdNanos;
+        this.missedRuns = missedRuns;
+        this.overruns = overruns;
+        this.lateness = lateness;
+        this.handOver = handOver;
+        this.workerWait = workerWait;
+    }
+
+    /** The executor's name (the builder's {@code name}, else its class name and identity hash). */
+    public String executorName() {
+        return executorName;
+    }
+
+    /** Queued tasks whose deadline is still ahead. */
+    public long notYetDue() {
+        return notYetDue;
+    }
+
+    /**
+     * Queued tasks whose deadline has come (at or before the call's clock reading) and that no worker has
+     * started: those handed over to the workers' ready queue. A task the tick thread still holds past its
+     * deadline (the tick thread itself is late: see the {@code TickThreadLate} JFR event) counts as not yet
+     * due until it is handed over.
+     */
+    public long overdue() {
+        return overdue;
+    }
+
+    /** How long ago the deadline of the oldest overdue task passed, in nanoseconds; 0 when none is overdue. */
+    public long oldestOverdueNanos() {
+        return oldestOverdueNanos;
+    }
+
+    /** The pool's threads at the call. */
+    public int workers() {
+        return workers;
+    }
+
+    /** Of those, the ones waiting in the ready queue for a task (idle), at the call. */
+    public int idleWorkers() {
+        return idleWorkers;
+    }
+
+    /** Task runs the workers completed (TPE's completed task count: periodic runs each count). */
+    public long tasksRun() {
+        return tasksRun;
+    }
+
+    /** Tasks cancelled through their future while queued (they never ran). */
+    public long tasksCancelled() {
+        return tasksCancelled;
+    }
+
+    /** Tasks handed to the rejected-execution handler. */
+    public long tasksRejected() {
+        return tasksRejected;
+    }
+
+    /** Runs that started {@link #lateThresholdNanos()} or more after their deadline. */
+    public long tasksLate() {
+        return tasksLate;
+    }
+
+    /** The executor's lateness threshold (builder {@code lateThreshold}), in nanoseconds. */
+    public long lateThresholdNanos() {
+        return lateThresholdNanos;
+    }
+
+    /**
+     * Fixed-rate runs that started a period or more after their deadline, i.e. after the next period had
+     * begun (STPE then runs the next one at once: runs bunch up, none is skipped).
+     */
+    public long missedRuns() {
+        return missedRuns;
+    }
+
+    /** Fixed-rate runs that took longer than the period (from start to end of the run). */
+    public long overruns() {
+        return overruns;
+    }
+
+    /** The lateness histogram (start minus deadline), a copy: {@link #BUCKETS} counts. */
+    public long[] latenessHistogram() {
+        return lateness.clone();
+    }
+
+    /** The hand-over part of each run's lateness, a copy. */
+    public long[] handOverHistogram() {
+        return handOver.clone();
+    }
+
+    /** The worker-wait part of each run's lateness, a copy. */
+    public long[] workerWaitHistogram() {
+        return workerWait.clone();
+    }
+
+    /** The bucket of a non-negative number of nanoseconds: 0 for 0, else {@code 64 - numberOfLeadingZeros}. */
+    public static int bucketOf(long nanos) {
+        return nanos <= 0 ? 0 : Long.SIZE - Long.numberOfLeadingZeros(nanos);
+    }
+
+    /** The least value of a bucket: 0 for bucket 0, else {@code 2^(bucket-1)} ns. */
+    public static long bucketLowerBound(int bucket) {
+        return bucket == 0 ? 0L : 1L << (bucket - 1);
+    }
+
+    /**
+     * An upper bound of the {@code fraction} quantile (0 to 1) of a histogram: the upper end of the bucket it
+     * falls in ({@code 2^bucket - 1} ns), or 0 for an empty histogram.
+     */
+    public static long quantileUpperBound(long[] histogram, double fraction) {
+        long total = 0;
+        for (long c : histogram) {
+            total += c;
+        }
+        if (total == 0) {
+            return 0;
+        }
+        long rank = (long) Math.ceil(fraction * total);
+        long seen = 0;
+        for (int i = 0; i < histogram.length; i++) {
+            seen += histogram[i];
+            if (seen >= Math.max(1, rank)) {
+                return i == 0 ? 0 : (i == 63 ? Long.MAX_VALUE : (1L << i) - 1);
+            }
+        }
+        return Long.MAX_VALUE;
+    }
+
+    @Override
+    public String toString() {
+        return "ExecutorStatistics[" + executorName
+                + ", notYetDue=" + notYetDue
+                + ", overdue=" + overdue
+                + ", oldestOverdueNanos=" + oldestOverdueNanos
+                + ", workers=" + workers
+                + ", idleWorkers=" + idleWorkers
+                + ", tasksRun=" + tasksRun
+                + ", tasksCancelled=" + tasksCancelled
+                + ", tasksRejected=" + tasksRejected
+                + ", tasksLate=" + tasksLate + " (>= " + lateThresholdNanos + " ns)"
+                + ", missedRuns=" + missedRuns
+                + ", overruns=" + overruns
+                + ", lateness=" + nonZero(lateness)
+                + ", handOver=" + nonZero(handOver)
+                + ", workerWait=" + nonZero(workerWait)
+                + "]";
+    }
+
+    /** The non-empty buckets as {bucket:count, ...}. */
+    private static String nonZero(long[] histogram) {
+        StringBuilder b = new StringBuilder("{");
+        for (int i = 0; i < histogram.length; i++) {
+            if (histogram[i] != 0) {
+                if (b.length() > 1) {
+                    b.append(", ");
+                }
+                b.append(i).append(':').append(histogram[i]);
+            }
+        }
+        return b.append('}').toString();
+    }
+}
