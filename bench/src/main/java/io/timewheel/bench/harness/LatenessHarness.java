@@ -2,6 +2,8 @@ package io.timewheel.bench.harness;
 
 import io.timewheel.bench.peer.Peer;
 import io.timewheel.bench.peer.TimerService;
+import io.timewheel.executor.ExecutorStatistics;
+import io.timewheel.executor.WheelScheduledExecutorService;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
@@ -24,7 +26,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Rounds: on a shared machine a burst of other work makes one round's tail meaningless, so the peers are
  * measured in {@code rounds} interleaved rounds (each on a fresh instance) and each peer's result is its
- * round with the median p99; early fires are summed over all rounds.
+ * round with the median p99; early fires are summed over all rounds. For timewheel the table is followed by why
+ * its median round was late: the two parts of lateness from its own {@code statistics()} (issue 25) over that
+ * round, hand-over (the tick thread) and worker wait (the workers and the CPU).
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar lateness [--timers 100000] [--max-delay-ms 500] [--rounds 3] [--peers all]}
  */
@@ -41,6 +45,11 @@ public final class LatenessHarness {
         public final int missing;
         /** The p99 of every round, in milliseconds, in order. */
         public final List<Double> roundP99s = new java.util.ArrayList<>();
+        /**
+         * For timewheel: its own statistics() over the measured round (the histograms' difference across it):
+         * hand-over and worker-wait histograms, log2 buckets (ExecutorStatistics); null for other peers.
+         */
+        long[] handOver, workerWait;
 
         public Result(Peer peer, Histogram lateness, int timers, int early, long worstEarlyNanos, int missing) {
             this.peer = peer;
@@ -65,6 +74,8 @@ public final class LatenessHarness {
                 worstEarly = Math.max(worstEarly, r.worstEarlyNanos);
             }
             Result combined = new Result(median.peer, median.lateness, timers, early, worstEarly, missing);
+            combined.handOver = median.handOver;
+            combined.workerWait = median.workerWait;
             for (Result r : rounds) {
                 combined.roundP99s.add(r.percentileMillis(99));
             }
@@ -120,6 +131,12 @@ public final class LatenessHarness {
                 out.printf("%-12s   %d of %d timers fired early, the earliest %.3f ms before its deadline%n", "", r.early, r.timers,
                         r.worstEarlyNanos / 1e6);
             }
+            if (r.handOver != null) {
+                out.printf("%-12s   why, from its statistics() over that round: hand-over (deadline until a worker could take it)"
+                        + " p50 / p99 <= %s / %s ms, worker wait (then until a worker started it) p50 / p99 <= %s / %s ms%n", "",
+                        upperMillis(r.handOver, 0.5), upperMillis(r.handOver, 0.99), upperMillis(r.workerWait, 0.5),
+                        upperMillis(r.workerWait, 0.99));
+            }
         }
         return results;
     }
@@ -128,8 +145,33 @@ public final class LatenessHarness {
         try (TimerService service = peer.create()) {
             round(service, Math.max(1, timers / 5), Math.min(maxDelayMs, 50), 1); // warm-up: JIT and threads
             System.gc();
-            return round(service, timers, maxDelayMs, seed);
+            ExecutorStatistics before = statistics(service);
+            Result result = round(service, timers, maxDelayMs, seed);
+            ExecutorStatistics after = statistics(service);
+            if (before != null && after != null) {
+                result.handOver = minus(after.handOverHistogram(), before.handOverHistogram());
+                result.workerWait = minus(after.workerWaitHistogram(), before.workerWaitHistogram());
+            }
+            return result;
         }
+    }
+
+    /** timewheel's own statistics, or null for a peer that is not a WheelScheduledExecutorService. */
+    private static ExecutorStatistics statistics(TimerService service) {
+        return service.root() instanceof WheelScheduledExecutorService wheel ? wheel.statistics() : null;
+    }
+
+    private static long[] minus(long[] a, long[] b) {
+        long[] d = a.clone();
+        for (int i = 0; i < d.length; i++) {
+            d[i] -= b[i];
+        }
+        return d;
+    }
+
+    /** The upper end of the log2 bucket holding the quantile, in ms (ExecutorStatistics.quantileUpperBound). */
+    private static String upperMillis(long[] histogram, double fraction) {
+        return String.format("%.3f", ExecutorStatistics.quantileUpperBound(histogram, fraction) / 1e6);
     }
 
     /**
