@@ -35,7 +35,10 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
  * started and why (hand-over or worker wait); JFR events ({@code io.timewheel.TaskLate},
  * {@code io.timewheel.ExecutorStatistics}, {@code io.timewheel.TickThreadLate}) when a recording runs and the
  * jdk.jfr module is there; and, opted in through the builder, an MXBean ({@link WheelExecutorMXBean}) and a
- * rate-limited starvation warning. With nothing opted in it behaves exactly as STPE.
+ * rate-limited starvation warning; and, per periodic task or as the builder's default, a {@link PeriodicPolicy}:
+ * what a fixed-rate task does with missed runs (run them all, as STPE; once; none) and what a run that throws
+ * does (stop the task, as STPE; or report it to a handler and go on). With nothing opted in it behaves exactly
+ * as STPE.
  *
  * <p>Thread safety: every public method may be called from any thread, as on STPE.
  */
@@ -119,7 +122,12 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      *   tasks run                            the workers' completedTasks (TPE's counter);
      *   cancelled                            QueuedCount's cancel counter: a cancel counts its task out there
      *                                        anyway, in its own cell (no extra write);
-     *   rejected                             a LongAdder, the rejection path only (never a schedule's path).
+     *   rejected                             a LongAdder, the rejection path only (never a schedule's path);
+     *   periodic failures                    a LongAdder, only on the path of a periodic run that threw
+     *                                        (PeriodicTask.continueAfter through TaskQueue.periodicRunFailed).
+     * Periodic policies (PeriodicPolicy): the plain scheduleAtFixedRate/WithFixedDelay use the builder's
+     * default, the overloads their argument; STPE's policy is stored as null, so a default task's run is
+     * exactly STPE's path (PeriodicTask's notes).
      * JFR: Jfr (the gate; its notes say how jdk.jfr stays optional and free without a recording). JMX: Jmx,
      * loaded only when the builder asks for it. The starvation warning: StarvationWatch, run by the tick thread.
      */
@@ -141,6 +149,10 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     private final long lateThresholdNanos;
     /** Tasks handed to the rejected-execution handler. Any thread (the rejection path only). */
     private final LongAdder rejected = new LongAdder();
+    /** Periodic runs that threw. Any thread (the path of a run that threw only). */
+    private final LongAdder periodicFailures = new LongAdder();
+    /** The builder's periodic policy for the plain scheduleAtFixedRate/WithFixedDelay, null if STPE's. Immutable. */
+    private final PeriodicPolicy defaultPeriodicPolicy;
     /** The registered MXBean's name (a javax.management.ObjectName), or null. Written once in the constructor. */
     private final Object mxBeanName;
 
@@ -197,6 +209,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         this.name = options.name != null ? options.name
                 : getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(this));
         this.lateThresholdNanos = options.lateThresholdNanos;
+        this.defaultPeriodicPolicy = options.periodicPolicy.isStpe() ? null : options.periodicPolicy;
         TickThread tick = options.dedicatedTickThread || options.clock != NanoClock.SYSTEM
                 ? TickThread.dedicated(this, options.clock)
                 : TickThread.shared();
@@ -227,8 +240,19 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         private long lateThresholdNanos = defaultLateThresholdNanos();
         private boolean starvationWarning = Boolean.getBoolean("timewheel.starvationWarning");
         private boolean jmx = Boolean.getBoolean("timewheel.jmx");
+        private PeriodicPolicy periodicPolicy = PeriodicPolicy.STPE;
 
         Builder() {
+        }
+
+        /**
+         * The policy of periodic tasks scheduled through the plain {@code scheduleAtFixedRate} and
+         * {@code scheduleWithFixedDelay} (default {@link PeriodicPolicy#STPE}, STPE's behaviour). For fixed-delay
+         * tasks only its failure policy applies. The overloads that take a policy ignore this default.
+         */
+        public Builder periodicPolicy(PeriodicPolicy policy) {
+            this.periodicPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
         }
 
         /**
@@ -403,7 +427,26 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         if (period <= 0L) {
             throw new IllegalArgumentException();
         }
-        return schedulePeriodic(command, initialDelay, unit, unit.toNanos(period));
+        return schedulePeriodic(command, initialDelay, unit, unit.toNanos(period), defaultPeriodicPolicy);
+    }
+
+    /**
+     * As {@link #scheduleAtFixedRate(Runnable, long, long, TimeUnit)}, under {@code policy} instead of the
+     * executor's default: what to do with missed runs and with runs that throw (see {@link PeriodicPolicy}).
+     * A failure handler runs on the worker thread that ran the task.
+     *
+     * @throws NullPointerException     if {@code command}, {@code unit} or {@code policy} is null
+     * @throws IllegalArgumentException if {@code period <= 0}
+     */
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit,
+                                                  PeriodicPolicy policy) {
+        if (command == null || unit == null || policy == null) {
+            throw new NullPointerException();
+        }
+        if (period <= 0L) {
+            throw new IllegalArgumentException();
+        }
+        return schedulePeriodic(command, initialDelay, unit, unit.toNanos(period), policy);
     }
 
     @Override
@@ -414,12 +457,42 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         if (delay <= 0L) {
             throw new IllegalArgumentException();
         }
-        return schedulePeriodic(command, initialDelay, unit, -unit.toNanos(delay));
+        PeriodicPolicy policy = defaultPeriodicPolicy;
+        return schedulePeriodic(command, initialDelay, unit, -unit.toNanos(delay),
+                policy == null ? null : policy.forFixedDelay());
     }
 
-    private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelay, TimeUnit unit, long period) {
+    /**
+     * As {@link #scheduleWithFixedDelay(Runnable, long, long, TimeUnit)}, under {@code policy}'s failure policy
+     * instead of the executor's default (see {@link PeriodicPolicy}). A fixed-delay task never misses a run, so
+     * a missed-run policy other than CATCH_UP is a mistake, rejected. A failure handler runs on the worker
+     * thread that ran the task.
+     *
+     * @throws NullPointerException     if {@code command}, {@code unit} or {@code policy} is null
+     * @throws IllegalArgumentException if {@code delay <= 0}, or {@code policy}'s missed-run policy is not
+     *                                  CATCH_UP
+     */
+    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit,
+                                                     PeriodicPolicy policy) {
+        if (command == null || unit == null || policy == null) {
+            throw new NullPointerException();
+        }
+        if (delay <= 0L) {
+            throw new IllegalArgumentException();
+        }
+        if (policy.missedRuns() != PeriodicPolicy.MissedRuns.CATCH_UP) {
+            throw new IllegalArgumentException("a fixed-delay task never misses a run: missed-run policy "
+                    + policy.missedRuns() + " applies to fixed-rate tasks only");
+        }
+        return schedulePeriodic(command, initialDelay, unit, -unit.toNanos(delay), policy);
+    }
+
+    /** {@code policy}: null for STPE's behaviour. */
+    private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelay, TimeUnit unit, long period,
+                                                PeriodicPolicy policy) {
         long now = clock.nanoTime();
-        PeriodicTask<Void> task = new PeriodicTask<>(queue, body(command), now + delayNanos(initialDelay, unit), period);
+        PeriodicTask<Void> task = new PeriodicTask<>(queue, body(command), now + delayNanos(initialDelay, unit), period,
+                policy, command);
         RunnableScheduledFuture<Void> decorated = decorateTask(command, task);
         task.outerTask = decorated;
         delayedExecute(decorated, task, now);
@@ -769,6 +842,11 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             return pool.workerCount();
         }
 
+        @Override
+        void periodicRunFailed() {
+            periodicFailures.increment();
+        }
+
         /** As STPE's remove after a cancel (tryTerminate), which has nothing to do while the pool runs. */
         @Override
         void taskCancelled() {
@@ -807,6 +885,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
                 lateThresholdNanos,
                 sum[WorkerStats.MISSED],
                 sum[WorkerStats.OVERRUNS],
+                periodicFailures.sum(),
                 java.util.Arrays.copyOfRange(sum, WorkerStats.LATENESS, WorkerStats.LATENESS + WorkerStats.BUCKETS),
                 java.util.Arrays.copyOfRange(sum, WorkerStats.HAND_OVER, WorkerStats.HAND_OVER + WorkerStats.BUCKETS),
                 java.util.Arrays.copyOfRange(sum, WorkerStats.WORKER_WAIT, WorkerStats.WORKER_WAIT + WorkerStats.BUCKETS));
