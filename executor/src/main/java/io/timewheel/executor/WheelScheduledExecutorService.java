@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionHandler;
@@ -38,7 +39,8 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
  * rate-limited starvation warning; and, per periodic task or as the builder's default, a {@link PeriodicPolicy}:
  * what a fixed-rate task does with missed runs (run them all, as STPE; once; none) and what a run that throws
  * does (stop the task, as STPE; or report it to a handler and go on). With nothing opted in it behaves exactly
- * as STPE.
+ * as STPE. Also opt-in: due runs on a new virtual thread each ({@link Builder#virtualThreadPerRun(int)}, Java
+ * 21+) or on any {@link Executor} ({@link Builder#runOn}), the timers staying on the tick thread.
  *
  * <p>Thread safety: every public method may be called from any thread, as on STPE.
  */
@@ -77,6 +79,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      *   QueueEntry      what a queue holds (the wheel node): ScheduledTask, one object that is the future,
      *                   the runnable and the entry of a one-shot task, and the base of PeriodicTask; and
      *                   DecoratedEntry, the holder of a task that decorateTask replaced by another class.
+     *   RunDispatcher   only with the builder's virtualThreadPerRun or runOn: where the workers hand due runs
+     *                   instead of running them (a new virtual thread each, or an Executor), and the counts the
+     *                   pool keeps of those runs (WorkerPool's notes, "Dispatch").
      *   QueueView       what getQueue() returns: a BlockingQueue view of the TaskQueue.
      *   NanoClock       the time source (System.nanoTime, or a manual clock in tests).
      * The wheel package holds what knows nothing of executors: TimerWheel (single-threaded, clock-free; it
@@ -210,11 +215,12 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
                 : getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(this));
         this.lateThresholdNanos = options.lateThresholdNanos;
         this.defaultPeriodicPolicy = options.periodicPolicy.isStpe() ? null : options.periodicPolicy;
+        RunDispatcher dispatcher = options.dispatcher(name); // fails here, before any thread, if it cannot be
         TickThread tick = options.dedicatedTickThread || options.clock != NanoClock.SYSTEM
                 ? TickThread.dedicated(this, options.clock)
                 : TickThread.shared();
         this.queue = new Queue(options.clock, tick, options.tickNanos);
-        this.pool = new Pool(queue, lateThresholdNanos, name);
+        this.pool = new Pool(queue, lateThresholdNanos, name, dispatcher);
         this.queueView = new QueueView(queue);
         Jfr.register(this);
         this.mxBeanName = options.jmx ? Jmx.register(this) : null;
@@ -241,6 +247,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         private boolean starvationWarning = Boolean.getBoolean("timewheel.starvationWarning");
         private boolean jmx = Boolean.getBoolean("timewheel.jmx");
         private PeriodicPolicy periodicPolicy = PeriodicPolicy.STPE;
+        /** -1: runs on the pool's threads; else a virtual thread per run, bounded if > 0. */
+        private int virtualThreadRuns = -1;
+        private Executor runOn;
 
         Builder() {
         }
@@ -302,6 +311,58 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         public Builder jmx(boolean on) {
             this.jmx = on;
             return this;
+        }
+
+        /**
+         * Runs each due task on a new virtual thread (Java 21+; {@code build()} throws
+         * UnsupportedOperationException on an older runtime), with no bound on concurrent runs. See
+         * {@link #virtualThreadPerRun(int)}.
+         */
+        public Builder virtualThreadPerRun() {
+            return virtualThreadPerRun(0);
+        }
+
+        /**
+         * Runs each due task on a new virtual thread (Java 21+; {@code build()} throws
+         * UnsupportedOperationException on an older runtime), at most {@code maxConcurrentRuns} at a time
+         * (0: no bound); runs beyond the bound wait, overdue, in the queue. Timers stay on the tick thread;
+         * the pool's threads ({@code corePoolSize}, 1 is enough) only take due tasks and start their
+         * threads. A periodic task's runs never overlap (the next is scheduled when a run ends);
+         * {@code cancel(true)} interrupts the run's virtual thread; {@code beforeExecute(t, r)} and
+         * {@code afterExecute} are called on the run's virtual thread ({@code t} is that thread);
+         * {@code shutdownNow} interrupts the running runs and termination waits for every run in flight.
+         * {@code getActiveCount()} is the runs in flight, {@code getPoolSize()} the pool's own threads.
+         * Replaces a {@link #runOn} executor.
+         *
+         * @throws IllegalArgumentException if {@code maxConcurrentRuns < 0}
+         */
+        public Builder virtualThreadPerRun(int maxConcurrentRuns) {
+            if (maxConcurrentRuns < 0) {
+                throw new IllegalArgumentException("maxConcurrentRuns must not be negative: " + maxConcurrentRuns);
+            }
+            this.virtualThreadRuns = maxConcurrentRuns;
+            this.runOn = null;
+            return this;
+        }
+
+        /**
+         * Runs each due task on {@code executor} instead of the pool's threads, with the same meanings as
+         * {@link #virtualThreadPerRun(int)} (hooks on the executor's thread that runs the task). If the executor
+         * rejects a run, the pool thread that handed it over runs it. The executor's own lifecycle is the
+         * caller's: shutting this executor down does not shut it down. Replaces {@code virtualThreadPerRun}.
+         */
+        public Builder runOn(Executor executor) {
+            this.runOn = Objects.requireNonNull(executor, "executor");
+            this.virtualThreadRuns = -1;
+            return this;
+        }
+
+        /** The dispatcher the options ask for, or null; virtual threads fail here before Java 21. */
+        RunDispatcher dispatcher(String executorName) {
+            if (runOn != null) {
+                return RunDispatcher.onExecutor(runOn);
+            }
+            return virtualThreadRuns < 0 ? null : RunDispatcher.onVirtualThreads(executorName + "-run-", virtualThreadRuns);
         }
 
         /** The core pool size (default 1). Checked by the executor's constructor: negative is an IllegalArgumentException. */
@@ -764,8 +825,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * protected hooks are reachable from this package only inside the body of a subclass of TPE: this one's.
      */
     private final class Pool extends WorkerPool {
-        Pool(TaskQueue queue, long lateThresholdNanos, String name) {
-            super(queue, lateThresholdNanos, name);
+        Pool(TaskQueue queue, long lateThresholdNanos, String name, RunDispatcher dispatcher) {
+            super(queue, lateThresholdNanos, name, dispatcher);
         }
 
         @Override
