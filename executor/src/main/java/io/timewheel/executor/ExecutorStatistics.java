@@ -37,13 +37,14 @@ public final class ExecutorStatistics {
     private final long lateThresholdNanos;
     private final long missedRuns;
     private final long overruns;
+    private final long periodicFailures;
     private final long[] lateness;
     private final long[] handOver;
     private final long[] workerWait;
 
     ExecutorStatistics(String executorName, long notYetDue, long overdue, long oldestOverdueNanos, int workers,
                        int idleWorkers, long tasksRun, long tasksCancelled, long tasksRejected, long tasksLate,
-                       long lateThresholdNanos, long missedRuns, long overruns, long[] lateness, long[] handOver,
+                       long lateThresholdNanos, long missedRuns, long overruns, long periodicFailures, long[] lateness, long[] handOver,
                        long[] workerWait) {
         this.executorName = executorName;
         this.notYetDue = notYetDue;
@@ -58,6 +59,7 @@ public final class ExecutorStatistics {
         this.lateThresholdNanos = lateThresholdNanos;
         this.missedRuns = missedRuns;
         this.overruns = overruns;
+        this.periodicFailures = periodicFailures;
         this.lateness = lateness;
         this.handOver = handOver;
         this.workerWait = workerWait;
@@ -136,6 +138,14 @@ public final class ExecutorStatistics {
         return overruns;
     }
 
+    /**
+     * Periodic runs that threw, whatever their task's failure policy ({@link PeriodicPolicy}): under STOP each
+     * stopped its task, under REPORT_AND_CONTINUE each was reported to the handler and the task went on.
+     */
+    public long periodicFailures() {
+        return periodicFailures;
+    }
+
     /** The lateness histogram (start minus deadline), a copy: {@link #BUCKETS} counts. */
     public long[] latenessHistogram() {
         return lateness.clone();
@@ -198,6 +208,7 @@ public final class ExecutorStatistics {
                 + ", tasksLate=" + tasksLate + " (>= " + lateThresholdNanos + " ns)"
                 + ", missedRuns=" + missedRuns
                 + ", overruns=" + overruns
+                + ", periodicFailures=" + periodicFailures
                 + ", lateness=" + nonZero(lateness)
                 + ", handOver=" + nonZero(handOver)
                 + ", workerWait=" + nonZero(workerWait)

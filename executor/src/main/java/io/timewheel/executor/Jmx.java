@@ -178,6 +178,12 @@ final class Jmx {
         }
 
         @Override
+        public long getPeriodicFailures() {
+            ExecutorStatistics s = stats();
+            return s == null ? 0 : s.periodicFailures();
+        }
+
+        @Override
         public long[] getLatenessHistogram() {
             ExecutorStatistics s = stats();
             return s == null ? new long[ExecutorStatistics.BUCKETS] : s.latenessHistogram();

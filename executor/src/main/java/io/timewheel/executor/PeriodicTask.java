@@ -28,6 +28,17 @@ final class PeriodicTask<V> extends ScheduledTask<V> {
      * again (QueueWheel.refile), and the ready heap drops a head whose nextDeadline() is not the
      * deadline it copied (ReadyQueue's notes), so the stale copy never runs it early.
      * outerTask: what decorateTask returned for this task; that object is what is re-queued.
+     *
+     * Policies (PeriodicPolicy, its class notes say what each does). policy is null under STPE's behaviour
+     * (the default), and then run() is exactly the path above: no clock read, no extra write. Otherwise,
+     * for a fixed-rate task, the thread running the task reads the clock once at the start of the run
+     * (SKIP: is it a period or more late? then the body is not called) and once at its end (RUN_ONCE and
+     * SKIP: the next time, time + period, moved forward by whole periods to the first grid point not
+     * before that reading: skipAhead). A run that throws asks continueAfter: it counts the failure in the
+     * queue (TaskQueue.periodicRunFailed, which the executor keeps in a LongAdder: a shared write per
+     * failure, never per run) and, under REPORT_AND_CONTINUE, calls the handler on this thread and goes on
+     * to the re-arm as if the run had completed.
+     * command: the Runnable as submitted (what the failure handler is given); null when policy is null.
      */
 
     /** Fixed rate if positive, fixed delay if negative (nanoseconds). Immutable. */
@@ -36,11 +47,26 @@ final class PeriodicTask<V> extends ScheduledTask<V> {
     private long time;
     /** The decorated task re-queued after each run. Written once, before the first publication. */
     RunnableScheduledFuture<V> outerTask = this;
+    /** The task's policies, or null for STPE's behaviour. Immutable. */
+    private final PeriodicPolicy policy;
+    /** The command as submitted, for the failure handler; null when policy is null. Immutable. */
+    private final Runnable command;
 
-    PeriodicTask(TaskQueue queue, Runnable command, long time, long period) {
-        super(queue, command, time, Sequencer.nextForAnyDeadline(queue.sequenceCounters));
+    PeriodicTask(TaskQueue queue, Runnable body, long time, long period) {
+        this(queue, body, time, period, null, null);
+    }
+
+    /**
+     * A task under {@code policy} (null or STPE's: none); {@code body} is what runs, {@code command} what was
+     * submitted.
+     */
+    PeriodicTask(TaskQueue queue, Runnable body, long time, long period, PeriodicPolicy policy, Runnable command) {
+        super(queue, body, time, Sequencer.nextForAnyDeadline(queue.sequenceCounters));
         this.time = time;
         this.period = period;
+        boolean none = policy == null || policy.isStpe();
+        this.policy = none ? null : policy;
+        this.command = none ? null : command;
     }
 
     @Override
@@ -64,9 +90,48 @@ final class PeriodicTask<V> extends ScheduledTask<V> {
         if (claimedFrom < 0) {
             return;
         }
-        if (runAndReset()) {
-            time = period > 0 ? time + period : queue.triggerTime(-period);
+        PeriodicPolicy p = policy;
+        if (p == null || period < 0 || p.missedRuns() == PeriodicPolicy.MissedRuns.CATCH_UP) {
+            if (runAndReset(false)) {
+                time = period > 0 ? time + period : queue.triggerTime(-period);
+                queue.reExecutePeriodic(this, claimedFrom == TAKEN);
+            }
+            return;
+        }
+        // fixed rate, RUN_ONCE or SKIP
+        boolean skip = p.missedRuns() == PeriodicPolicy.MissedRuns.SKIP
+                && queue.clock.nanoTime() - time >= period; // started a period or more late: a missed run
+        if (runAndReset(skip)) {
+            time = skipAhead(time + period, queue.clock.nanoTime(), period);
             queue.reExecutePeriodic(this, claimedFrom == TAKEN);
         }
+    }
+
+    /** The first of {@code next + k * period} (k >= 0) that is not before {@code now}. */
+    static long skipAhead(long next, long now, long period) {
+        long behind = now - next;
+        if (behind <= 0) {
+            return next;
+        }
+        long periods = behind / period + (behind % period == 0 ? 0 : 1);
+        return next + periods * period;
+    }
+
+    @Override
+    boolean continueAfter(Throwable ex) {
+        queue.periodicRunFailed();
+        PeriodicPolicy p = policy;
+        if (p == null || p.failures() != PeriodicPolicy.Failures.REPORT_AND_CONTINUE) {
+            return super.continueAfter(ex);
+        }
+        try {
+            p.failureHandler().accept(command, ex);
+        } catch (Throwable handlerFailure) {
+            if (handlerFailure != ex) {
+                handlerFailure.addSuppressed(ex);
+            }
+            return super.continueAfter(handlerFailure);
+        }
+        return true;
     }
 }

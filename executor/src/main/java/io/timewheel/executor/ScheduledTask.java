@@ -259,17 +259,27 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
         }
     }
 
-    /** Runs a periodic body: true if it completed normally and the task is still RUNNING. */
-    final boolean runAndReset() {
+    /**
+     * Runs a periodic body (unless {@code skipBody}: a missed run under PeriodicPolicy SKIP): true if it
+     * completed normally, or its failure was reported and the task goes on ({@link #continueAfter}), and the
+     * task is still RUNNING.
+     */
+    final boolean runAndReset(boolean skipBody) {
         boolean ran = false;
         try {
             Object c = callable;
             if (c != null && state == RUNNING) {
-                try {
-                    call(c);
+                if (skipBody) {
                     ran = true;
-                } catch (Throwable ex) {
-                    setException(ex);
+                } else {
+                    try {
+                        call(c);
+                        ran = true;
+                    } catch (Throwable ex) {
+                        if (continueAfter(ex)) {
+                            ran = true;
+                        }
+                    }
                 }
             }
         } finally {
@@ -281,6 +291,15 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
             }
         }
         return ran && state == RUNNING;
+    }
+
+    /**
+     * A periodic run threw {@code ex} (on the thread that ran it): true if the task goes on (the failure was
+     * reported), false if it stopped (its future now fails; this method has set the exception).
+     */
+    boolean continueAfter(Throwable ex) {
+        setException(ex);
+        return false;
     }
 
     /** After a run: waits out a cancel(true) in progress so its interrupt hits this run, and drops the runner. */

@@ -161,6 +161,9 @@ abstract class TaskQueue {
      */
     abstract void taskCancelled();
 
+    /** A periodic run threw (on the thread that ran it): count it in the executor's statistics. */
+    abstract void periodicRunFailed();
+
     /**
      * The executor's worker count, read without a lock (the starvation watch, on the tick thread, which must
      * not block).

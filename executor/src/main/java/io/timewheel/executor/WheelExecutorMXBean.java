@@ -46,6 +46,9 @@ public interface WheelExecutorMXBean {
     /** See {@link ExecutorStatistics#overruns()}. */
     long getOverruns();
 
+    /** See {@link ExecutorStatistics#periodicFailures()}. */
+    long getPeriodicFailures();
+
     /** See {@link ExecutorStatistics#latenessHistogram()}. */
     long[] getLatenessHistogram();
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionHandler;
@@ -35,7 +36,11 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
  * started and why (hand-over or worker wait); JFR events ({@code io.timewheel.TaskLate},
  * {@code io.timewheel.ExecutorStatistics}, {@code io.timewheel.TickThreadLate}) when a recording runs and the
  * jdk.jfr module is there; and, opted in through the builder, an MXBean ({@link WheelExecutorMXBean}) and a
- * rate-limited starvation warning. With nothing opted in it behaves exactly as STPE.
+ * rate-limited starvation warning; and, per periodic task or as the builder's default, a {@link PeriodicPolicy}:
+ * what a fixed-rate task does with missed runs (run them all, as STPE; once; none) and what a run that throws
+ * does (stop the task, as STPE; or report it to a handler and go on). With nothing opted in it behaves exactly
+ * as STPE. Also opt-in: due runs on a new virtual thread each ({@link Builder#virtualThreadPerRun(int)}, Java
+ * 21+) or on any {@link Executor} ({@link Builder#runOn}), the timers staying on the tick thread.
  *
  * <p>Thread safety: every public method may be called from any thread, as on STPE.
  */
@@ -74,6 +79,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      *   QueueEntry      what a queue holds (the wheel node): ScheduledTask, one object that is the future,
      *                   the runnable and the entry of a one-shot task, and the base of PeriodicTask; and
      *                   DecoratedEntry, the holder of a task that decorateTask replaced by another class.
+     *   RunDispatcher   only with the builder's virtualThreadPerRun or runOn: where the workers hand due runs
+     *                   instead of running them (a new virtual thread each, or an Executor), and the counts the
+     *                   pool keeps of those runs (WorkerPool's notes, "Dispatch").
      *   QueueView       what getQueue() returns: a BlockingQueue view of the TaskQueue.
      *   NanoClock       the time source (System.nanoTime, or a manual clock in tests).
      * The wheel package holds what knows nothing of executors: TimerWheel (single-threaded, clock-free; it
@@ -119,7 +127,12 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      *   tasks run                            the workers' completedTasks (TPE's counter);
      *   cancelled                            QueuedCount's cancel counter: a cancel counts its task out there
      *                                        anyway, in its own cell (no extra write);
-     *   rejected                             a LongAdder, the rejection path only (never a schedule's path).
+     *   rejected                             a LongAdder, the rejection path only (never a schedule's path);
+     *   periodic failures                    a LongAdder, only on the path of a periodic run that threw
+     *                                        (PeriodicTask.continueAfter through TaskQueue.periodicRunFailed).
+     * Periodic policies (PeriodicPolicy): the plain scheduleAtFixedRate/WithFixedDelay use the builder's
+     * default, the overloads their argument; STPE's policy is stored as null, so a default task's run is
+     * exactly STPE's path (PeriodicTask's notes).
      * JFR: Jfr (the gate; its notes say how jdk.jfr stays optional and free without a recording). JMX: Jmx,
      * loaded only when the builder asks for it. The starvation warning: StarvationWatch, run by the tick thread.
      */
@@ -141,6 +154,10 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     private final long lateThresholdNanos;
     /** Tasks handed to the rejected-execution handler. Any thread (the rejection path only). */
     private final LongAdder rejected = new LongAdder();
+    /** Periodic runs that threw. Any thread (the path of a run that threw only). */
+    private final LongAdder periodicFailures = new LongAdder();
+    /** The builder's periodic policy for the plain scheduleAtFixedRate/WithFixedDelay, null if STPE's. Immutable. */
+    private final PeriodicPolicy defaultPeriodicPolicy;
     /** The registered MXBean's name (a javax.management.ObjectName), or null. Written once in the constructor. */
     private final Object mxBeanName;
 
@@ -197,11 +214,13 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         this.name = options.name != null ? options.name
                 : getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(this));
         this.lateThresholdNanos = options.lateThresholdNanos;
+        this.defaultPeriodicPolicy = options.periodicPolicy.isStpe() ? null : options.periodicPolicy;
+        RunDispatcher dispatcher = options.dispatcher(name); // fails here, before any thread, if it cannot be
         TickThread tick = options.dedicatedTickThread || options.clock != NanoClock.SYSTEM
                 ? TickThread.dedicated(this, options.clock)
                 : TickThread.shared();
         this.queue = new Queue(options.clock, tick, options.tickNanos);
-        this.pool = new Pool(queue, lateThresholdNanos, name);
+        this.pool = new Pool(queue, lateThresholdNanos, name, dispatcher);
         this.queueView = new QueueView(queue);
         Jfr.register(this);
         this.mxBeanName = options.jmx ? Jmx.register(this) : null;
@@ -227,8 +246,22 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         private long lateThresholdNanos = defaultLateThresholdNanos();
         private boolean starvationWarning = Boolean.getBoolean("timewheel.starvationWarning");
         private boolean jmx = Boolean.getBoolean("timewheel.jmx");
+        private PeriodicPolicy periodicPolicy = PeriodicPolicy.STPE;
+        /** -1: runs on the pool's threads; else a virtual thread per run, bounded if > 0. */
+        private int virtualThreadRuns = -1;
+        private Executor runOn;
 
         Builder() {
+        }
+
+        /**
+         * The policy of periodic tasks scheduled through the plain {@code scheduleAtFixedRate} and
+         * {@code scheduleWithFixedDelay} (default {@link PeriodicPolicy#STPE}, STPE's behaviour). For fixed-delay
+         * tasks only its failure policy applies. The overloads that take a policy ignore this default.
+         */
+        public Builder periodicPolicy(PeriodicPolicy policy) {
+            this.periodicPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
         }
 
         /**
@@ -278,6 +311,58 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         public Builder jmx(boolean on) {
             this.jmx = on;
             return this;
+        }
+
+        /**
+         * Runs each due task on a new virtual thread (Java 21+; {@code build()} throws
+         * UnsupportedOperationException on an older runtime), with no bound on concurrent runs. See
+         * {@link #virtualThreadPerRun(int)}.
+         */
+        public Builder virtualThreadPerRun() {
+            return virtualThreadPerRun(0);
+        }
+
+        /**
+         * Runs each due task on a new virtual thread (Java 21+; {@code build()} throws
+         * UnsupportedOperationException on an older runtime), at most {@code maxConcurrentRuns} at a time
+         * (0: no bound); runs beyond the bound wait, overdue, in the queue. Timers stay on the tick thread;
+         * the pool's threads ({@code corePoolSize}, 1 is enough) only take due tasks and start their
+         * threads. A periodic task's runs never overlap (the next is scheduled when a run ends);
+         * {@code cancel(true)} interrupts the run's virtual thread; {@code beforeExecute(t, r)} and
+         * {@code afterExecute} are called on the run's virtual thread ({@code t} is that thread);
+         * {@code shutdownNow} interrupts the running runs and termination waits for every run in flight.
+         * {@code getActiveCount()} is the runs in flight, {@code getPoolSize()} the pool's own threads.
+         * Replaces a {@link #runOn} executor.
+         *
+         * @throws IllegalArgumentException if {@code maxConcurrentRuns < 0}
+         */
+        public Builder virtualThreadPerRun(int maxConcurrentRuns) {
+            if (maxConcurrentRuns < 0) {
+                throw new IllegalArgumentException("maxConcurrentRuns must not be negative: " + maxConcurrentRuns);
+            }
+            this.virtualThreadRuns = maxConcurrentRuns;
+            this.runOn = null;
+            return this;
+        }
+
+        /**
+         * Runs each due task on {@code executor} instead of the pool's threads, with the same meanings as
+         * {@link #virtualThreadPerRun(int)} (hooks on the executor's thread that runs the task). If the executor
+         * rejects a run, the pool thread that handed it over runs it. The executor's own lifecycle is the
+         * caller's: shutting this executor down does not shut it down. Replaces {@code virtualThreadPerRun}.
+         */
+        public Builder runOn(Executor executor) {
+            this.runOn = Objects.requireNonNull(executor, "executor");
+            this.virtualThreadRuns = -1;
+            return this;
+        }
+
+        /** The dispatcher the options ask for, or null; virtual threads fail here before Java 21. */
+        RunDispatcher dispatcher(String executorName) {
+            if (runOn != null) {
+                return RunDispatcher.onExecutor(runOn);
+            }
+            return virtualThreadRuns < 0 ? null : RunDispatcher.onVirtualThreads(executorName + "-run-", virtualThreadRuns);
         }
 
         /** The core pool size (default 1). Checked by the executor's constructor: negative is an IllegalArgumentException. */
@@ -403,7 +488,26 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         if (period <= 0L) {
             throw new IllegalArgumentException();
         }
-        return schedulePeriodic(command, initialDelay, unit, unit.toNanos(period));
+        return schedulePeriodic(command, initialDelay, unit, unit.toNanos(period), defaultPeriodicPolicy);
+    }
+
+    /**
+     * As {@link #scheduleAtFixedRate(Runnable, long, long, TimeUnit)}, under {@code policy} instead of the
+     * executor's default: what to do with missed runs and with runs that throw (see {@link PeriodicPolicy}).
+     * A failure handler runs on the worker thread that ran the task.
+     *
+     * @throws NullPointerException     if {@code command}, {@code unit} or {@code policy} is null
+     * @throws IllegalArgumentException if {@code period <= 0}
+     */
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit,
+                                                  PeriodicPolicy policy) {
+        if (command == null || unit == null || policy == null) {
+            throw new NullPointerException();
+        }
+        if (period <= 0L) {
+            throw new IllegalArgumentException();
+        }
+        return schedulePeriodic(command, initialDelay, unit, unit.toNanos(period), policy);
     }
 
     @Override
@@ -414,12 +518,42 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         if (delay <= 0L) {
             throw new IllegalArgumentException();
         }
-        return schedulePeriodic(command, initialDelay, unit, -unit.toNanos(delay));
+        PeriodicPolicy policy = defaultPeriodicPolicy;
+        return schedulePeriodic(command, initialDelay, unit, -unit.toNanos(delay),
+                policy == null ? null : policy.forFixedDelay());
     }
 
-    private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelay, TimeUnit unit, long period) {
+    /**
+     * As {@link #scheduleWithFixedDelay(Runnable, long, long, TimeUnit)}, under {@code policy}'s failure policy
+     * instead of the executor's default (see {@link PeriodicPolicy}). A fixed-delay task never misses a run, so
+     * a missed-run policy other than CATCH_UP is a mistake, rejected. A failure handler runs on the worker
+     * thread that ran the task.
+     *
+     * @throws NullPointerException     if {@code command}, {@code unit} or {@code policy} is null
+     * @throws IllegalArgumentException if {@code delay <= 0}, or {@code policy}'s missed-run policy is not
+     *                                  CATCH_UP
+     */
+    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit,
+                                                     PeriodicPolicy policy) {
+        if (command == null || unit == null || policy == null) {
+            throw new NullPointerException();
+        }
+        if (delay <= 0L) {
+            throw new IllegalArgumentException();
+        }
+        if (policy.missedRuns() != PeriodicPolicy.MissedRuns.CATCH_UP) {
+            throw new IllegalArgumentException("a fixed-delay task never misses a run: missed-run policy "
+                    + policy.missedRuns() + " applies to fixed-rate tasks only");
+        }
+        return schedulePeriodic(command, initialDelay, unit, -unit.toNanos(delay), policy);
+    }
+
+    /** {@code policy}: null for STPE's behaviour. */
+    private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelay, TimeUnit unit, long period,
+                                                PeriodicPolicy policy) {
         long now = clock.nanoTime();
-        PeriodicTask<Void> task = new PeriodicTask<>(queue, body(command), now + delayNanos(initialDelay, unit), period);
+        PeriodicTask<Void> task = new PeriodicTask<>(queue, body(command), now + delayNanos(initialDelay, unit), period,
+                policy, command);
         RunnableScheduledFuture<Void> decorated = decorateTask(command, task);
         task.outerTask = decorated;
         delayedExecute(decorated, task, now);
@@ -691,8 +825,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * protected hooks are reachable from this package only inside the body of a subclass of TPE: this one's.
      */
     private final class Pool extends WorkerPool {
-        Pool(TaskQueue queue, long lateThresholdNanos, String name) {
-            super(queue, lateThresholdNanos, name);
+        Pool(TaskQueue queue, long lateThresholdNanos, String name, RunDispatcher dispatcher) {
+            super(queue, lateThresholdNanos, name, dispatcher);
         }
 
         @Override
@@ -769,6 +903,11 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             return pool.workerCount();
         }
 
+        @Override
+        void periodicRunFailed() {
+            periodicFailures.increment();
+        }
+
         /** As STPE's remove after a cancel (tryTerminate), which has nothing to do while the pool runs. */
         @Override
         void taskCancelled() {
@@ -807,6 +946,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
                 lateThresholdNanos,
                 sum[WorkerStats.MISSED],
                 sum[WorkerStats.OVERRUNS],
+                periodicFailures.sum(),
                 java.util.Arrays.copyOfRange(sum, WorkerStats.LATENESS, WorkerStats.LATENESS + WorkerStats.BUCKETS),
                 java.util.Arrays.copyOfRange(sum, WorkerStats.HAND_OVER, WorkerStats.HAND_OVER + WorkerStats.BUCKETS),
                 java.util.Arrays.copyOfRange(sum, WorkerStats.WORKER_WAIT, WorkerStats.WORKER_WAIT + WorkerStats.BUCKETS));

@@ -51,6 +51,16 @@ abstract class WorkerPool {
      * if a recording is on (Jfr; nothing else of JFR is touched on this path). statistics() sums the cells of
      * the live workers and the retired one (the counts of workers that exited), under mainLock.
      *
+     * Dispatch (dispatcher != null: the builder's virtualThreadPerRun or runOn). The workers take due tasks as
+     * above, but hand each to the RunDispatcher (dispatch) instead of running it, and go back for the next.
+     * The run happens on the dispatcher's thread (runDispatched), which calls beforeExecute(itself, task) and
+     * afterExecute there, and is interrupted if the pool is stopping, as a worker would be. TPE's meanings are
+     * kept through the dispatcher's counts (RunDispatcher's notes): tryTerminate also waits for no run in
+     * flight, and the last run to finish after shutdown calls it; shutdownNow also interrupts the running
+     * runs; activeCount is the runs in flight; completed tasks add the dispatched runs. Overruns are not
+     * counted for dispatched runs (the worker's cell has no end time for them); lateness and missed runs are,
+     * at the take. With dispatcher null (the default) none of this is on any path.
+     *
      * Ownership: ctl any thread, via CAS; workers, largestPoolSize, completedTaskCount and retired guarded by
      * mainLock; a Worker's completedTasks written by its own thread while it holds its own lock; a Worker's
      * stats written by its own thread (WorkerStats' notes).
@@ -83,11 +93,14 @@ abstract class WorkerPool {
     private final long lateThresholdNanos;
     /** The executor's name, for the TaskLate event. Immutable. */
     private final String executorName;
+    /** Where runs go instead of the workers' own threads, or null (the default). Immutable. */
+    private final RunDispatcher dispatcher;
 
-    WorkerPool(TaskQueue queue, long lateThresholdNanos, String executorName) {
+    WorkerPool(TaskQueue queue, long lateThresholdNanos, String executorName, RunDispatcher dispatcher) {
         this.queue = queue;
         this.lateThresholdNanos = lateThresholdNanos;
         this.executorName = executorName;
+        this.dispatcher = dispatcher;
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -108,10 +121,16 @@ abstract class WorkerPool {
     /** The thread factory, as TPE's Worker gets it (the virtual getThreadFactory()). */
     abstract ThreadFactory threadFactory();
 
-    /** TPE's beforeExecute hook, called by the worker thread {@code t} before it runs {@code r}. */
+    /**
+     * TPE's beforeExecute hook, called by the worker thread {@code t} before it runs {@code r} (with a
+     * dispatcher: by the thread {@code t} that runs {@code r}).
+     */
     abstract void beforeExecute(Thread t, Runnable r);
 
-    /** TPE's afterExecute hook, called by the worker thread after {@code r} ran (or threw {@code t}). */
+    /**
+     * TPE's afterExecute hook, called by the worker thread after {@code r} ran (or threw {@code t}); with a
+     * dispatcher, by the thread that ran it.
+     */
     abstract void afterExecute(Runnable r, Throwable t);
 
     /** TPE's terminated hook, called once, on the way from TIDYING to TERMINATED. */
@@ -188,6 +207,11 @@ abstract class WorkerPool {
         try {
             advanceRunState(STOP);
             interruptWorkers();
+            if (dispatcher != null) {
+                for (Thread t : dispatcher.running) {
+                    t.interrupt();
+                }
+            }
         } finally {
             mainLock.unlock();
         }
@@ -220,6 +244,9 @@ abstract class WorkerPool {
             if (workerCountOf(c) != 0) {
                 interruptIdleWorkers(true); // let the exit propagate from worker to worker
                 return;
+            }
+            if (dispatcher != null && dispatcher.inFlight.get() != 0) {
+                return; // the last run to finish calls tryTerminate again (runDispatched)
             }
             mainLock.lock();
             try {
@@ -407,6 +434,16 @@ abstract class WorkerPool {
         try {
             Runnable task;
             while ((task = getTask(w.stats)) != null) {
+                if (dispatcher != null) {
+                    w.stats.period = 0; // no overrun check: the run ends on another thread (see the notes)
+                    w.lock(); // busy, not idle, while it waits for a permit and hands the run over
+                    try {
+                        dispatch(task);
+                    } finally {
+                        w.unlock();
+                    }
+                    continue;
+                }
                 w.lock();
                 // If the pool is stopping, the thread must be interrupted; otherwise it must not be (the
                 // re-check covers a shutdownNow racing with the clearing of the interrupt).
@@ -435,6 +472,46 @@ abstract class WorkerPool {
             completedAbruptly = false;
         } finally {
             processWorkerExit(w, completedAbruptly);
+        }
+    }
+
+    /** Hands {@code task} to the dispatcher (on the worker thread); runs it here if the target rejects it. */
+    private void dispatch(Runnable task) {
+        RunDispatcher d = dispatcher;
+        d.acquire();
+        d.inFlight.incrementAndGet();
+        Runnable run = () -> runDispatched(task);
+        try {
+            d.target.execute(run);
+        } catch (Throwable rejected) {
+            run.run(); // the target refused (or could not start a thread): run it here rather than lose it
+        }
+    }
+
+    /** A dispatched run, on the dispatcher's thread: TPE's runWorker body for one task. */
+    private void runDispatched(Runnable task) {
+        RunDispatcher d = dispatcher;
+        Thread t = Thread.currentThread();
+        d.running.add(t);
+        try {
+            if (runStateAtLeast(ctl.get(), STOP) && !t.isInterrupted()) {
+                t.interrupt(); // shutdownNow may have looked at the running set before this run joined it
+            }
+            beforeExecute(t, task);
+            try {
+                task.run();
+                afterExecute(task, null);
+            } catch (Throwable ex) {
+                afterExecute(task, ex);
+                throw ex;
+            }
+        } finally {
+            d.running.remove(t);
+            d.completed.increment();
+            d.release();
+            if (d.inFlight.decrementAndGet() == 0 && !isRunning(ctl.get())) {
+                tryTerminate();
+            }
         }
     }
 
@@ -597,6 +674,9 @@ abstract class WorkerPool {
     }
 
     int activeCount() {
+        if (dispatcher != null) {
+            return dispatcher.inFlight.get();
+        }
         mainLock.lock();
         try {
             int n = 0;
@@ -624,6 +704,9 @@ abstract class WorkerPool {
         mainLock.lock();
         try {
             long n = completedTaskCount;
+            if (dispatcher != null) {
+                n += dispatcher.completed.sum() + dispatcher.inFlight.get(); // its workers hold no run
+            }
             for (Worker w : workers) {
                 n += w.completedTasks;
                 if (w.isLocked()) {
@@ -639,7 +722,7 @@ abstract class WorkerPool {
     long completedTaskCount() {
         mainLock.lock();
         try {
-            long n = completedTaskCount;
+            long n = completedTaskCount + (dispatcher != null ? dispatcher.completed.sum() : 0L);
             for (Worker w : workers) {
                 n += w.completedTasks;
             }
@@ -663,6 +746,10 @@ abstract class WorkerPool {
                 if (w.isLocked()) {
                     ++active;
                 }
+            }
+            if (dispatcher != null) {
+                completed += dispatcher.completed.sum();
+                active = dispatcher.inFlight.get();
             }
         } finally {
             mainLock.unlock();

@@ -24,6 +24,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.timewheel.executor.PeriodicPolicy;
+import io.timewheel.executor.WheelScheduledExecutorService;
+
 /**
  * Fixed rate and fixed delay: cadence, never early, no overlap, what stops a periodic task.
  *
@@ -136,6 +139,50 @@ class PeriodicTest extends TckTest {
         f.cancel(false);
         for (int k = 1; k <= 5; k++) {
             assertTrue(instants.get(k).lo < endOfOverrun[0], "run " + k + " was scheduled after the overrun ended");
+        }
+    }
+
+    /**
+     * Issue 27's CATCH_UP scenario in real time: a 1-thread pool busy for 10.5 periods past the schedule of a
+     * fixed-rate task (initial delay one period): the runs of the 10 periods that passed all have scheduled
+     * instants before the pool became free, so they run back to back. On the wheel executor the task is
+     * scheduled through the policy overload with CATCH_UP (and a failure handler, so that the task carries a
+     * policy): it must behave as STPE's plain method does.
+     */
+    @BothImpls
+    void fixedRate_catchUp_afterThePoolWasBusyTenAndAHalfPeriods_runsTheTenMissedRunsBackToBack(Impl impl)
+            throws Exception {
+        ScheduledThreadPoolExecutor e = executor(impl, 1);
+        long period = MILLISECONDS.toNanos(4);
+        Gate started = new Gate();
+        CompletableFuture<Long> scheduledAt = new CompletableFuture<>();
+        long[] endOfBusy = new long[1];
+        e.execute(() -> {
+            started.open();
+            pauseUntil(scheduledAt.join() + 10 * period + period / 2);
+            endOfBusy[0] = System.nanoTime();
+        });
+        started.await(); // the only worker is busy: the fixed-rate task cannot start before the pause ends
+        CompletableFuture<ScheduledFuture<?>> self = new CompletableFuture<>();
+        List<Instant> instants = new CopyOnWriteArrayList<>();
+        Gate done = new Gate();
+        Runnable body = () -> {
+            instants.add(scheduledInstantOfCurrentRun(self.join()));
+            if (instants.size() == 10) {
+                done.open();
+            }
+        };
+        ScheduledFuture<?> f = impl == Impl.JDK ? e.scheduleAtFixedRate(body, 4, 4, MILLISECONDS)
+                : ((WheelScheduledExecutorService) e).scheduleAtFixedRate(body, 4, 4, MILLISECONDS,
+                        PeriodicPolicy.STPE.missedRuns(PeriodicPolicy.MissedRuns.CATCH_UP)
+                                .reportAndContinue((task, x) -> { throw new AssertionError("reported", x); }));
+        // run k's instant is (schedule time) + k periods <= scheduledAt + 10 periods, for k <= 10
+        scheduledAt.complete(System.nanoTime());
+        self.complete(f);
+        done.await();
+        f.cancel(false);
+        for (int k = 0; k < 10; k++) {
+            assertTrue(instants.get(k).lo < endOfBusy[0], "run " + (k + 1) + " was scheduled after the pool became free");
         }
     }
 

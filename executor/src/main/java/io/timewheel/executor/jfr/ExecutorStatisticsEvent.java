@@ -61,6 +61,10 @@ public final class ExecutorStatisticsEvent extends jdk.jfr.Event {
     @Description("Fixed-rate runs longer than their period")
     long overruns;
 
+    @Label("Periodic Failures")
+    @Description("Periodic runs that threw, whatever the task's failure policy")
+    long periodicFailures;
+
     @Label("Lateness p99 (upper bound)")
     @Description("The upper end of the log2 bucket holding the 99th percentile of lateness since the start")
     @Timespan(Timespan.NANOSECONDS)

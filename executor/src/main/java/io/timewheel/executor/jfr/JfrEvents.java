@@ -70,6 +70,7 @@ public final class JfrEvents {
             e.lateThreshold = s.lateThresholdNanos();
             e.missedRuns = s.missedRuns();
             e.overruns = s.overruns();
+            e.periodicFailures = s.periodicFailures();
             e.latenessP99 = ExecutorStatistics.quantileUpperBound(s.latenessHistogram(), 0.99);
             e.handOverP99 = ExecutorStatistics.quantileUpperBound(s.handOverHistogram(), 0.99);
             e.workerWaitP99 = ExecutorStatistics.quantileUpperBound(s.workerWaitHistogram(), 0.99);

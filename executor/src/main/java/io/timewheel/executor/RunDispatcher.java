@@ -1,0 +1,140 @@
+package io.timewheel.executor;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Where the runs of an executor that does not run its tasks on its own pool threads go: a new virtual thread
+ * per run (Java 21+), or any {@link Executor}. The state the pool keeps about those runs (in flight, running
+ * threads, completed) lives here; the pool (WorkerPool.dispatch) drives it. Any thread.
+ */
+final class RunDispatcher {
+    /*
+     * Implementation notes
+     *
+     * The pool's workers stay: they take due tasks off the ready queue exactly as before (so lateness, the
+     * run state and getTask's exit rules are unchanged), but instead of running a task they hand it here and
+     * go back for the next. The run (hooks included) happens on the target's thread. What the pool needs to
+     * keep STPE's meaning:
+     *   inFlight   runs handed over and not finished (any thread, atomic): termination waits for 0, as TPE's
+     *              waits for its workers to finish their tasks; getActiveCount reports it;
+     *   running    the threads running a run now (any thread, concurrent set): shutdownNow interrupts them, as
+     *              TPE interrupts its workers;
+     *   completed  finished runs (any thread, LongAdder): getCompletedTaskCount's share of dispatched runs;
+     *   limit      the bound on concurrent runs, or null: a worker takes a permit before it hands a run over
+     *              (so the runs beyond the bound wait in the ready queue, overdue) and the run gives it back.
+     * Each of these is a shared write per run: the price of the option, never paid by the default path (the
+     * pool's dispatcher field is null there).
+     *
+     * Virtual threads are reached through method handles looked up once (VirtualThreads), so the class files
+     * stay Java 17 and there is no reflective access to warn about: Thread.ofVirtual and Thread.Builder are
+     * public API on 21+.
+     */
+
+    /** Where runs go. Immutable. */
+    final Executor target;
+    /** The bound on concurrent runs, or null. Immutable reference. */
+    private final Semaphore limit;
+    final AtomicInteger inFlight = new AtomicInteger();
+    final Set<Thread> running = ConcurrentHashMap.newKeySet();
+    final LongAdder completed = new LongAdder();
+
+    private RunDispatcher(Executor target, int maxConcurrentRuns) {
+        this.target = target;
+        this.limit = maxConcurrentRuns > 0 ? new Semaphore(maxConcurrentRuns) : null;
+    }
+
+    /** Runs on {@code executor}. */
+    static RunDispatcher onExecutor(Executor executor) {
+        return new RunDispatcher(Objects.requireNonNull(executor, "executor"), 0);
+    }
+
+    /**
+     * A new virtual thread per run, named {@code namePrefix} and a number, at most {@code maxConcurrentRuns}
+     * at a time (0: no bound).
+     *
+     * @throws UnsupportedOperationException before Java 21
+     */
+    static RunDispatcher onVirtualThreads(String namePrefix, int maxConcurrentRuns) {
+        ThreadFactory factory = VirtualThreads.factory(namePrefix);
+        return new RunDispatcher(run -> factory.newThread(run).start(), maxConcurrentRuns);
+    }
+
+    /** Before a hand-over, on the worker: waits for a permit if runs are bounded. */
+    void acquire() {
+        if (limit != null) {
+            limit.acquireUninterruptibly();
+        }
+    }
+
+    /** After a run, on its thread. */
+    void release() {
+        if (limit != null) {
+            limit.release();
+        }
+    }
+
+    /** Thread.ofVirtual().name(prefix, 0).factory(), through method handles looked up once. */
+    static final class VirtualThreads {
+        private static final MethodHandle OF_VIRTUAL;
+        private static final MethodHandle NAME;
+        private static final MethodHandle FACTORY;
+        private static final String UNAVAILABLE;
+
+        static {
+            MethodHandle ofVirtual = null, name = null, factory = null;
+            String unavailable = null;
+            int feature = Runtime.version().feature();
+            if (feature < 21) {
+                unavailable = "virtual threads need Java 21 or later; this runtime is Java " + feature
+                        + " (use runOn(Executor) instead)";
+            } else {
+                try {
+                    MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+                    Class<?> builder = Class.forName("java.lang.Thread$Builder");
+                    Class<?> ofVirtualClass = Class.forName("java.lang.Thread$Builder$OfVirtual");
+                    ofVirtual = lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtualClass));
+                    name = lookup.findVirtual(ofVirtualClass, "name",
+                            MethodType.methodType(ofVirtualClass, String.class, long.class));
+                    factory = lookup.findVirtual(builder, "factory", MethodType.methodType(ThreadFactory.class));
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    unavailable = "virtual threads are not available on this runtime (Java " + feature + "): " + e;
+                }
+            }
+            OF_VIRTUAL = ofVirtual;
+            NAME = name;
+            FACTORY = factory;
+            UNAVAILABLE = unavailable;
+        }
+
+        private VirtualThreads() {
+        }
+
+        /** Null if virtual threads are available, else why not. */
+        static String unavailable() {
+            return UNAVAILABLE;
+        }
+
+        static ThreadFactory factory(String namePrefix) {
+            if (UNAVAILABLE != null) {
+                throw new UnsupportedOperationException(UNAVAILABLE);
+            }
+            try {
+                Object builder = OF_VIRTUAL.invoke();
+                builder = NAME.invoke(builder, namePrefix, 0L);
+                return (ThreadFactory) FACTORY.invoke(builder);
+            } catch (Throwable e) {
+                throw new UnsupportedOperationException("virtual threads could not be created: " + e, e);
+            }
+        }
+    }
+}
