@@ -453,14 +453,7 @@ abstract class WorkerPool {
                     wt.interrupt();
                 }
                 try {
-                    beforeExecute(wt, task);
-                    try {
-                        task.run();
-                        afterExecute(task, null);
-                    } catch (Throwable ex) {
-                        afterExecute(task, ex);
-                        throw ex;
-                    }
+                    runWithHooks(wt, task);
                 } finally {
                     if (w.stats.period != 0) {
                         w.stats.afterRun(queue.clock.nanoTime()); // a fixed-rate run: did it overrun its period?
@@ -472,6 +465,18 @@ abstract class WorkerPool {
             completedAbruptly = false;
         } finally {
             processWorkerExit(w, completedAbruptly);
+        }
+    }
+
+    /** TPE's run of one task by thread {@code t}: beforeExecute, the task, afterExecute (also when it throws). */
+    private void runWithHooks(Thread t, Runnable task) {
+        beforeExecute(t, task);
+        try {
+            task.run();
+            afterExecute(task, null);
+        } catch (Throwable ex) {
+            afterExecute(task, ex);
+            throw ex;
         }
     }
 
@@ -497,14 +502,7 @@ abstract class WorkerPool {
             if (runStateAtLeast(ctl.get(), STOP) && !t.isInterrupted()) {
                 t.interrupt(); // shutdownNow may have looked at the running set before this run joined it
             }
-            beforeExecute(t, task);
-            try {
-                task.run();
-                afterExecute(task, null);
-            } catch (Throwable ex) {
-                afterExecute(task, ex);
-                throw ex;
-            }
+            runWithHooks(t, task);
         } finally {
             d.running.remove(t);
             d.completed.increment();
