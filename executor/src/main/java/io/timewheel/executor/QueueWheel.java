@@ -15,8 +15,8 @@ final class QueueWheel {
      * Implementation notes
      *
      * Ownership. Every field here is the tick thread's: no other thread reads or writes them, so nothing here
-     * is volatile. What the tick thread shares with producers (earliest, pendingLow, pendingStripe, the
-     * terminated flag) stays in TaskQueue, whose notes give the protocol; this class runs the tick thread's
+     * is volatile. What the tick thread shares with producers (earliest, pendingLow, the terminated
+     * flag) stays in TaskQueue, whose notes give the protocol; this class runs the tick thread's
      * half of it (beginDrain, resetPending via the queue, expire). The ready queue is the workers'; the tick
      * thread only pushes a batch into it and, for a Snapshot, reads or drains it under its lock.
      *
@@ -98,20 +98,19 @@ final class QueueWheel {
     }
 
     /**
-     * Hands every entry due by {@code now + HORIZON_NANOS} (and before the hand-over limit, if an unread entry
-     * may precede one read by the last detachAll) to the ready queue, and publishes the earliest bound
-     * (TaskQueue's notes). {@code freshStripes}: the stripes the tick thread's last detachAll took entries
-     * from; {@code batch}: the tick thread's scratch for the hand-over (empty on entry and on return).
+     * Hands every entry due by {@code now + HORIZON_NANOS} and before the hand-over limit (pendingLow: the
+     * earliest deadline offered since the last detachAll, which the tick thread has not read) to the ready
+     * queue, and publishes the earliest bound (TaskQueue's notes). {@code batch}: the tick thread's scratch
+     * for the hand-over (empty on entry and on return).
      *
      * @return the wheel's next deadline, or {@code now + Long.MAX_VALUE} if it is empty
      */
-    long expire(long now, long freshStripes, HandOverBatch batch) {
+    long expire(long now, HandOverBatch batch) {
         long limit = queue.pendingLow();
-        long handOver = queue.unreadMayPrecede(freshStripes) ? limit : now + (Long.MAX_VALUE >> 1);
         try {
             long until = now + ReadyQueue.HORIZON_NANOS;
-            if (handOver - until <= 0) {
-                until = handOver - 1;
+            if (limit - until <= 0) {
+                until = limit - 1;
             }
             // a wheel whose time has passed until would hand out entries due up to its time: wait a loop
             if (until - wheel.time() >= 0 && wheel.advance(until) > 0) {

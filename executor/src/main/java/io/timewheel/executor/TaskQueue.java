@@ -58,8 +58,8 @@ abstract class TaskQueue {
      *   producer      offer to the inbox, then lowerPending(deadline), then lowerEarliest(deadline);
      *                 push straight to the ready heap only if deadline < earliest and deadline < pendingLow
      *   tick thread   earliestSeen = earliest before it drains the inbox (QueueWheel.beginDrain); reset
-     *                 pendingLow, detachAll; after the hand-over (of deadlines before the limit, the lower
-     *                 of pendingLow and the lowest deadline detached and not yet filed), CAS earliest from
+     *                 pendingLow, detachAll; after the hand-over (of deadlines before the limit: pendingLow
+     *                 read before it), CAS earliest from
      *                 earliestSeen to the lower of the wheel's next deadline and that limit; then read
      *                 pendingLow again and lower earliest to it if it fell meanwhile.
      * Why it holds: say A's schedule happens before B's, with A's deadline at or before B's, and A is still
@@ -70,13 +70,14 @@ abstract class TaskQueue {
      * lowering of pendingLow and lowers earliest, or A's lowerEarliest (after its lowerPending) reads
      * earliest after the raise and lowers it itself. The raise never passes a deadline the tick thread
      * holds, so if a CAS fails because a producer lowered earliest, the lower value stays: conservative.
-     * The same limit bounds the hand-over, so B is not handed to the workers (and run) while A, scheduled
-     * before it with an earlier or equal deadline, is still unread: the tick thread hands over only
-     * deadlines before it, when it must. That is when B was read by its last detachAll and an offer since the
-     * reset came from another stripe (pendingStripe: the producers' stripe since the reset, or MIXED). A on
-     * B's stripe was taken with B (a stripe's stack holds its earlier offers below its later ones); and
-     * whatever precedes an entry read by an earlier detachAll was offered before the last reset. So a single
-     * thread flooding the inbox does not hold back the hand-over.
+     * The same limit bounds the hand-over: the tick thread hands over only deadlines before it, so no entry
+     * it has read goes to the workers while one with an earlier or equal deadline is still unread, whoever
+     * scheduled the two and in whichever order. So B does not run before A (FIFO for equal deadlines), and
+     * when the tick thread runs late, overdue entries still reach the workers earliest first, as STPE's
+     * worker takes them: an entry scheduled after the tick thread's detachAll with an earlier deadline than
+     * one it read waits for its next loop, and so do the later ones (ManualClockExecutorTest's
+     * anUnreadEarlierDeadline test). That hold-back costs one loop of the tick thread, inside the
+     * hand-over's lead (TickThread.MARGIN_NANOS), even for one thread flooding the inbox.
      *
      * An entry cancelled or removed while the tick thread has it filed in the wheel is unlinked by an
      * Unlink command; one that is still in the inbox is retracted if it is the last one its canceller's stripe
@@ -114,12 +115,6 @@ abstract class TaskQueue {
     private final LowBound earliest;
     /** See the notes. Any thread: lowered by producers, reset by the tick thread. */
     private final LowBound pendingLow;
-    /**
-     * The inbox stripe of every offer since the tick thread reset pendingLow: NONE, a stripe, or MIXED (more
-     * than one). Any thread: set by producers by CAS, reset by the tick thread.
-     */
-    private volatile int pendingStripe = NONE;
-    private static final int NONE = -1, MIXED = -2;
     /** The executor has terminated. Written once (false to true) by the terminating thread; read by the tick thread. */
     private volatile boolean terminated;
     /** The tick thread's room for this queue: the wheel and the tick thread's side of the protocol. */
@@ -262,18 +257,9 @@ abstract class TaskQueue {
         }
     }
 
-    /**
-     * After an entry was offered to the tick thread: keeps pendingLow a lower bound, and pendingStripe the
-     * stripe of every offer since the reset. Any thread.
-     */
+    /** After an entry was offered to the tick thread: keeps pendingLow a lower bound. Any thread. */
     private void lowerPending(long deadline) {
         pendingLow.lower(deadline);
-        int stripe = tick.stripe();
-        for (int seen = pendingStripe; seen != stripe && seen != MIXED; seen = pendingStripe) {
-            if (PENDING_STRIPE.compareAndSet(this, seen, seen == NONE && stripe >= 0 ? stripe : MIXED)) {
-                return;
-            }
-        }
     }
 
     /** After an entry was offered to the tick thread: keeps earliest a lower bound. Any thread. */
@@ -433,19 +419,7 @@ abstract class TaskQueue {
 
     /** Right before the tick thread detaches its inbox (see the notes). */
     void resetPending(long value) {
-        pendingStripe = NONE;
         pendingLow.set(value);
-    }
-
-    /**
-     * Whether the hand-over needs the limit: an unread entry may precede one read by the last detachAll, i.e.
-     * an offer since the reset came from a stripe other than those that detachAll took entries from
-     * ({@code freshStripes}; a stripe's earlier offers are taken with its later ones). Whatever precedes an
-     * entry read by an earlier detachAll was offered before the last reset, so the last detachAll took it.
-     */
-    boolean unreadMayPrecede(long freshStripes) {
-        int stripe = pendingStripe;
-        return stripe == MIXED || (stripe >= 0 && (freshStripes & ~(1L << stripe)) != 0);
     }
 
     /**
@@ -466,14 +440,4 @@ abstract class TaskQueue {
         return terminated;
     }
 
-    // VarHandles
-    private static final java.lang.invoke.VarHandle PENDING_STRIPE;
-
-    static {
-        try {
-            PENDING_STRIPE = java.lang.invoke.MethodHandles.lookup().findVarHandle(TaskQueue.class, "pendingStripe", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 }

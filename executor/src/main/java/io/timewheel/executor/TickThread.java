@@ -165,12 +165,6 @@ final class TickThread implements Runnable {
     // ---------------------------------------------------------------------------------------------
     // Producer side: any thread
 
-    /** The calling thread's inbox stripe (0 to 63 for TaskQueue's pendingStripe, or -1 beyond). */
-    int stripe() {
-        int stripe = inbox.stripe();
-        return stripe < 64 ? stripe : -1;
-    }
-
     /** Hands an entry with a future deadline to the tick thread; {@code now}: the caller's clock reading. */
     void offer(QueueEntry task, long deadline, long now) {
         inbox.offer(task);
@@ -350,10 +344,9 @@ final class TickThread implements Runnable {
      */
     private long expire(long now) {
         long next = now + Long.MAX_VALUE;
-        long fresh = inbox.lastDetachedStripes();
         for (int i = served.size() - 1; i >= 0; i--) {
             QueueWheel queue = served.get(i);
-            long candidate = queue.expire(now, fresh, handOver);
+            long candidate = queue.expire(now, handOver);
             if (candidate - now == Long.MAX_VALUE) {
                 if (queue.retire()) {
                     served.remove(i);

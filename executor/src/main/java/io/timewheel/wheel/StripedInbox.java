@@ -32,9 +32,7 @@ public final class StripedInbox {
      *
      * Detach. The consumer takes a whole stripe with one getAndSet(null) (after a volatile read finds it
      * non-empty), reverses it into offer order and appends it to its chain: consumer-only state, handed out
-     * by poll in chain order. So the entries of one stripe come out in the order they were offered. It
-     * notes which stripes it took entries from (lastDetachedStripes), for a consumer that must know whether
-     * an entry it has not read yet may have been offered before one it has read.
+     * by poll in chain order. So the entries of one stripe come out in the order they were offered.
      *
      * Retract. A thread takes back its stripe's top if it is the entry: CAS top from the entry to the entry's
      * next. The next it read is still the stripe's next entry when the CAS succeeds: the top was the entry
@@ -66,8 +64,6 @@ public final class StripedInbox {
     private TimerEntry chain;
     /** The last entry of chain. Consumer only. */
     private TimerEntry chainTail;
-    /** See lastDetachedStripes. Consumer only. */
-    private long lastDetached;
 
     /**
      * An inbox with twice as many stripes as available processors, rounded up to a power of two, and at least
@@ -164,7 +160,6 @@ public final class StripedInbox {
     public int detachAll() {
         TimerEntry[] t = tops;
         int detached = 0;
-        long stripesDetached = 0;
         for (int i = PAD; i < t.length; i += PAD) {
             if (TOP.getVolatile(t, i) == null) { // volatile: ordered after the consumer's earlier volatile writes
                 continue;
@@ -183,19 +178,8 @@ public final class StripedInbox {
                 detached++;
             }
             append(first, last);
-            int stripe = i / PAD - 1;
-            stripesDetached |= stripe < 64 ? 1L << stripe : -1L;
         }
-        lastDetached = stripesDetached;
         return detached;
-    }
-
-    /**
-     * The stripes the last {@link #detachAll} took entries from: bit i for stripe i (every bit if it took
-     * from a stripe numbered 64 or more). Consumer only.
-     */
-    public long lastDetachedStripes() {
-        return lastDetached;
     }
 
     private void append(TimerEntry first, TimerEntry last) {

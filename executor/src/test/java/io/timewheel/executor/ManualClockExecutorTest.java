@@ -122,6 +122,59 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         assertEquals(sorted, order);
     }
 
+    /**
+     * The race the test above can lose: the tick thread has detached its inbox, the same thread that scheduled
+     * a task it has read schedules one with an earlier deadline, and the clock passes both before the tick
+     * thread reads it. A hand-over that passed the unread entry would let the worker run the later deadline
+     * first (STPE's worker takes the earliest). The command holds the tick thread at that point; after the
+     * loop's expiry the worker takes whatever was handed over before the tick thread reads the rest.
+     */
+    @Test
+    void anUnreadEarlierDeadline_isNotOvertakenByOneReadBeforeIt_evenFromTheSameThread() throws Exception {
+        start(0L, 1);
+        List<String> order = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch done = new CountDownLatch(2);
+        executor.schedule(() -> {
+            order.add("later");
+            done.countDown();
+        }, 500, MILLISECONDS);
+        sync();
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        executor.tickThread().command(new TickThread.Command(true) {
+            @Override
+            void run(TickThread tick) {
+                held.countDown(); // the inbox is detached: what this thread schedules now stays unread
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                tick.afterExpiry(this);
+            }
+
+            @Override
+            void afterExpiry(TickThread tick) {
+                // the worker takes what this loop handed over before the tick thread reads the inbox again
+                await().atMost(Duration.ofSeconds(10)).until(() -> {
+                    AtomicInteger ready = new AtomicInteger();
+                    executor.queue.ready.forEach(e -> ready.incrementAndGet());
+                    return ready.get() == 0;
+                });
+            }
+        });
+        assertTrue(held.await(10, SECONDS));
+        executor.schedule(() -> {
+            order.add("earlier");
+            done.countDown();
+        }, 300, MILLISECONDS);
+        clock.advance(1, SECONDS);
+        release.countDown();
+        sync();
+        assertTrue(done.await(10, SECONDS));
+        assertEquals(List.of("earlier", "later"), order);
+    }
+
     @Test
     void cascadingTimers_fireAtTheirExactDeadline_neverEarly() throws Exception {
         start(Long.MAX_VALUE - HOURS.toNanos(1), 1);
