@@ -163,7 +163,7 @@ public final class ExecutorStatistics {
 
     /** The bucket of a non-negative number of nanoseconds: 0 for 0, else {@code 64 - numberOfLeadingZeros}. */
     public static int bucketOf(long nanos) {
-        return nanos <= 0 ? 0 : Long.SIZE - Long.numberOfLeadingZeros(nanos);
+        return WorkerStats.bucketOf(nanos);
     }
 
     /** The least value of a bucket: 0 for bucket 0, else {@code 2^(bucket-1)} ns. */

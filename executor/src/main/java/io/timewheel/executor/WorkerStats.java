@@ -52,6 +52,14 @@ final class WorkerStats {
     long period;
 
     /**
+     * ExecutorStatistics.bucketOf, defined here: the worker's first run would otherwise load and link that
+     * class (the statistics' reader side) on the worker's critical path, between a deadline and its run.
+     */
+    static int bucketOf(long nanos) {
+        return nanos <= 0 ? 0 : Long.SIZE - Long.numberOfLeadingZeros(nanos);
+    }
+
+    /**
      * Counts the run of the entry just taken (the slot holds its times): its lateness and the two parts, late
      * beyond {@code threshold}, and a missed fixed-rate period ({@code fixedRatePeriod > 0}). Worker thread.
      *
@@ -66,9 +74,9 @@ final class WorkerStats {
             handOver = lateness; // clocks of two threads a hair apart: the parts must still add up
         }
         long[] c = counts;
-        c[LATENESS + ExecutorStatistics.bucketOf(lateness)]++;
-        c[HAND_OVER + ExecutorStatistics.bucketOf(handOver)]++;
-        c[WORKER_WAIT + ExecutorStatistics.bucketOf(lateness - handOver)]++;
+        c[LATENESS + bucketOf(lateness)]++;
+        c[HAND_OVER + bucketOf(handOver)]++;
+        c[WORKER_WAIT + bucketOf(lateness - handOver)]++;
         if (lateness >= threshold) {
             c[LATE]++;
         }
