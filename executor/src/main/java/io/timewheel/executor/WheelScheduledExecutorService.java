@@ -115,6 +115,12 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * Delays are capped at MAX_NANOS, as JDK 25's STPE does in triggerTime (JDK 17's adjusts huge delays in
      * overflowFree instead), so that deadline differences never overflow.
      *
+     * Accepted means run or cancelled. delayedExecute and reExecutePeriodic follow STPE's sequence (check
+     * the run state, queue, re-check, ensurePrestart) plus one step STPE lacks: if ensurePrestart's addWorker
+     * lost to a racing tryTerminate's CAS to TIDYING (which had found the queue empty just before this task
+     * was counted in), the pool has no worker and can get none, so the task is taken back and cancelled
+     * (cancelIfStranded) instead of staying queued for ever, as STPE leaves it.
+     *
      * Observability (statistics(), JFR, JMX, the starvation warning). Where each number comes from, and who
      * writes it:
      *   notYetDue, overdue, oldest overdue   computed when asked: the queued count (QueuedCount) and a scan of
@@ -608,6 +614,23 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             pool.tryTerminate(); // as STPE's remove(task): a racing shutdown may be waiting for this task to go
         } else {
             pool.ensurePrestart();
+            cancelIfStranded(task, entry);
+        }
+    }
+
+    /**
+     * After ensurePrestart: if the pool has terminated meanwhile, takes the task back and cancels it, so that
+     * an accepted task either runs or is cancelled and no {@code get()} waits for ever. STPE does not: a
+     * shutdown's tryTerminate that found the queue empty just before this task went in, and then won the
+     * CAS to TIDYING against ensurePrestart's addWorker (after canRunInCurrentRunState had still seen
+     * SHUTDOWN), leaves the task queued in a terminated pool with no worker, never run and never cancelled
+     * (README, known differences; ShutdownTest, TerminationRaceTest). Only a lost addWorker gets here with
+     * the pool at TIDYING: a tryTerminate that started after this task was counted in finds the queue not
+     * empty and stops.
+     */
+    private void cancelIfStranded(RunnableScheduledFuture<?> task, QueueEntry entry) {
+        if (pool.isTidying() && queue.remove(entry)) {
+            task.cancel(false);
         }
     }
 
@@ -629,6 +652,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             }
             if (canRunInCurrentRunState(outer) || !queue.remove(entry)) {
                 pool.ensurePrestart();
+                cancelIfStranded(outer, entry); // run directly by a non-worker while the pool terminated
                 return;
             }
             pool.tryTerminate();

@@ -172,6 +172,11 @@ abstract class WorkerPool {
         return runStateAtLeast(ctl.get(), STOP);
     }
 
+    /** At least TIDYING: no worker is left and none can be added, so nothing queued will ever run. */
+    boolean isTidying() {
+        return runStateAtLeast(ctl.get(), TIDYING);
+    }
+
     boolean isTerminating() {
         int c = ctl.get();
         return runStateAtLeast(c, SHUTDOWN) && runStateLessThan(c, TERMINATED);
