@@ -35,6 +35,8 @@ final class BatchSort {
     private final int[] radixCount = new int[KeySort.RADIX + 1];
     /** The tail of the list the last sort returned. */
     private TimerEntry tail;
+    /** Entries gathered so far (gather) for the next sortGathered; 0 when not gathering. */
+    private int gathered;
 
     /**
      * Makes room for a batch of n: the caller then puts entry i in {@link #entries()} and its deadline
@@ -48,6 +50,42 @@ final class BatchSort {
             keys = new long[capacity];
             buffer = new long[capacity];
         }
+    }
+
+    /**
+     * Adds an entry and its key (deadline relative to the wheel's time) to the batch being gathered, one at a
+     * time as the wheel finds them, growing the scratch (with a copy) when it is full: so that sorting the
+     * batch later needs no second walk over entries that the wheel has already loaded once.
+     */
+    void gather(TimerEntry entry, long key) {
+        int n = gathered;
+        if (n == entries.length) {
+            int capacity = Math.max(16, n * 2);
+            entries = java.util.Arrays.copyOf(entries, capacity);
+            keys = java.util.Arrays.copyOf(keys, capacity);
+            buffer = new long[capacity];
+        }
+        entries[n] = entry;
+        keys[n] = key;
+        gathered = n + 1;
+    }
+
+    /** The number of entries gathered since the last sortGathered or dropGathered. */
+    int gathered() {
+        return gathered;
+    }
+
+    /** Sorts the gathered batch, as {@link #sort}, and starts a new one. */
+    TimerEntry sortGathered(long time) {
+        int n = gathered;
+        gathered = 0;
+        return sort(n, time);
+    }
+
+    /** Forgets the gathered batch (clears its references: it must not keep entries alive). */
+    void dropGathered() {
+        java.util.Arrays.fill(entries, 0, gathered, null);
+        gathered = 0;
     }
 
     TimerEntry[] entries() {

@@ -25,7 +25,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code add}: arm 100,000 timers spread over 100 ms, 30 s ahead (one shot on a fresh wheel);</li>
  *   <li>{@code cancel}: cancel those 100,000 timers, in random order (one shot on a fresh wheel);</li>
  *   <li>{@code advance}: 100,000 timers due within 100 ms; move the time in 1 ms steps until all have
- *       expired (one shot on a fresh wheel).</li>
+ *       expired (one shot on a fresh wheel);</li>
+ *   <li>{@code window}: 100,000 timers due 70 to 170 ms ahead, expired by one advance to the window's end,
+ *       as the executor's tick thread hands over its near term (one shot; one wheel for the trial).</li>
  * </ul>
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar jmh WheelBenchmark -p impl=timewheel,agrona -p pending=0,10000,1000000 -f 1}
@@ -138,6 +140,46 @@ public class WheelBenchmark {
         }
     }
 
+    /**
+     * One wheel for the whole trial, as the executor's lives: its sort scratch is grown by the warm-up and
+     * reused, and each iteration arms the window anew, ahead of where the last one left the wheel's time.
+     */
+    @State(Scope.Thread)
+    public static class WindowState {
+        @Param({"timewheel", "agrona"})
+        public String impl;
+        @Param({"0", "10000", "1000000"})
+        public int pending;
+        WheelDriver driver;
+        long base = START;
+        final SplittableRandom random = new SplittableRandom(7);
+
+        /** The entries in the order they are armed: shuffled, so that arming order is not memory order. */
+        int[] order;
+
+        @Setup(Level.Trial)
+        public void fill() {
+            driver = filled(impl, pending, BATCH);
+            order = new int[BATCH];
+            for (int i = 0; i < BATCH; i++) {
+                order[i] = i;
+            }
+            for (int i = BATCH - 1; i > 0; i--) { // an executor's tasks lie wherever their producers allocated them
+                int j = random.nextInt(i + 1);
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+        }
+
+        @Setup(Level.Iteration)
+        public void setUp() {
+            for (int i : order) {
+                driver.add(pending + i, base + 70 * MS + random.nextLong(100 * MS)); // due 70-170 ms ahead
+            }
+        }
+    }
+
     @Benchmark
     @Warmup(iterations = 3, time = 1)
     @Measurement(iterations = 3, time = 1)
@@ -174,6 +216,24 @@ public class WheelBenchmark {
             d.cancel(base + i);
         }
         return d.size();
+    }
+
+    /**
+     * The executor's hand-over: 100,000 timers due 70 to 170 ms ahead (most of them one level up) expired by
+     * one advance over the whole window, as the tick thread hands over its near term in one step.
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.SingleShotTime)
+    @OperationsPerInvocation(BATCH)
+    @Warmup(iterations = 5)
+    @Measurement(iterations = 10)
+    public int window(WindowState s) {
+        s.base += 172 * MS; // past the last deadline by two ticks: Agrona expires per whole tick
+        int expired = s.driver.expire(s.base);
+        if (expired != BATCH) {
+            throw new IllegalStateException(s.impl + ": expired " + expired + " of " + BATCH);
+        }
+        return expired;
     }
 
     @Benchmark
