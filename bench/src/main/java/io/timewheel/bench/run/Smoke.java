@@ -75,11 +75,12 @@ public final class Smoke {
         rows.addAll(JmhRuns.runInProcess(new JmhRuns.Spec("WheelBenchmark.advance").param("pending", "1000").warmup(1, 0).measure(1, 0)));
         rows.addAll(JmhRuns.runInProcess(new JmhRuns.Spec("WheelBenchmark.add").param("pending", "1000").warmup(1, 0).measure(1, 0)));
         rows.addAll(JmhRuns.runInProcess(new JmhRuns.Spec("WheelBenchmark.cancel").param("pending", "1000").warmup(1, 0).measure(1, 0)));
+        rows.addAll(JmhRuns.runInProcess(new JmhRuns.Spec("WheelBenchmark.window").param("pending", "1000").warmup(1, 0).measure(1, 0)));
         for (JmhRow r : rows) {
             out.println("smoke: jmh " + r);
         }
-        if (rows.size() != 8) {
-            throw new IllegalStateException("expected 8 JMH results (4 benchmarks x 2 wheels), got " + rows.size());
+        if (rows.size() != 10) {
+            throw new IllegalStateException("expected 10 JMH results (5 benchmarks x 2 wheels), got " + rows.size());
         }
         return rows;
     }
