@@ -55,19 +55,28 @@ final class BatchSort {
     /**
      * Adds an entry and its key (deadline relative to the wheel's time) to the batch being gathered, one at a
      * time as the wheel finds them, growing the scratch (with a copy) when it is full: so that sorting the
-     * batch later needs no second walk over entries that the wheel has already loaded once.
+     * batch later needs no second walk over entries that the wheel has already loaded once. Returns false,
+     * having gathered nothing more, if the scratch cannot grow (out of memory): the caller is in the middle
+     * of a walk over entries it has detached, which must not be cut short, and gathers by walking instead.
      */
-    void gather(TimerEntry entry, long key) {
+    boolean gather(TimerEntry entry, long key) {
         int n = gathered;
         if (n == entries.length) {
-            int capacity = Math.max(16, n * 2);
-            entries = java.util.Arrays.copyOf(entries, capacity);
-            keys = java.util.Arrays.copyOf(keys, capacity);
-            buffer = new long[capacity];
+            try {
+                int capacity = Math.max(16, n * 2);
+                TimerEntry[] e = java.util.Arrays.copyOf(entries, capacity);
+                long[] k = java.util.Arrays.copyOf(keys, capacity);
+                buffer = new long[capacity];
+                entries = e;
+                keys = k;
+            } catch (OutOfMemoryError oom) {
+                return false;
+            }
         }
         entries[n] = entry;
         keys[n] = key;
         gathered = n + 1;
+        return true;
     }
 
     /** The number of entries gathered since the last sortGathered or dropGathered. */

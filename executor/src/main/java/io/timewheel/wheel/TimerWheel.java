@@ -272,6 +272,7 @@ public final class TimerWheel<E extends TimerEntry> {
         int current = digit(now, 0);
         advancing = true;
         gathering = expiredHead == null;
+        expiredSort.dropGathered(); // nothing is gathered between advances; this only guards the invariant
         if ((from >>> tickShift) != (now >>> tickShift)) {
             currentDirty = true; // a slot that just became current is unsorted
             if (sortedSlot >= 0 && counts[sortedSlot] == 0) {
@@ -646,8 +647,11 @@ public final class TimerWheel<E extends TimerEntry> {
     // The expired list
 
     private void appendExpired(TimerEntry entry) {
-        if (gathering) {
-            expiredSort.gather(entry, entry.deadline - time); // its line is loaded: read the key now, not in a second walk
+        // its line is loaded: read the key now, not in a second walk (which sortExpired falls back to if the
+        // scratch could not grow)
+        if (gathering && !expiredSort.gather(entry, entry.deadline - time)) {
+            expiredSort.dropGathered();
+            gathering = false;
         }
         TimerEntry tail = expiredTail;
         entry.location = TimerEntry.EXPIRED;
