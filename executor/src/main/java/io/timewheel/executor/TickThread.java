@@ -54,7 +54,8 @@ final class TickThread implements Runnable {
      * for each served queue, hand every entry due by now + ReadyQueue.HORIZON_NANOS and before the queue's
      * hand-over limit to its ready heap and publish the queue's earliest bound (QueueWheel.expire), and stop
      * serving a queue whose executor has terminated and whose wheel is empty; park until MARGIN_NANOS before
-     * the earliest next deadline.
+     * the earliest next deadline, for a time reckoned from a fresh clock reading (park: the loop's reading is
+     * as old as the expiry step, which a busy CPU or a stopped process can make long).
      *
      * Hand-over. The workers own the near term (ReadyQueue): this thread hands an entry over when it is due
      * within HORIZON_NANOS (134 ms), and looks again when the earliest entry it still holds is MARGIN_NANOS
@@ -130,6 +131,10 @@ final class TickThread implements Runnable {
     private final List<Command> afterExpiry = new ArrayList<>();
     /** Loop iterations so far (wake-ups and re-checks). Written by this thread only. */
     private volatile long loops;
+    /** The relative time of the last timed or untimed park decided (tests). Written by this thread only. */
+    private volatile long lastParkDelay;
+    /** The loop (loops) that decided the last park (tests). Written by this thread only, after lastParkDelay. */
+    private volatile long parkedInLoop;
 
     private TickThread(NanoClock clock, String name, boolean dedicated) {
         this.clock = clock;
@@ -253,7 +258,7 @@ final class TickThread implements Runnable {
                 if (dedicated && ownerTerminated && served.isEmpty() && watched.isEmpty() && inbox.isEmpty()) {
                     return;
                 }
-                park(now, next);
+                park(next);
             } catch (Throwable t) {
                 report("tick loop", t);
             }
@@ -402,6 +407,16 @@ final class TickThread implements Runnable {
         afterExpiry.clear();
     }
 
+    /** For tests only: the park time (ns, or ParkGate.INDEFINITELY) of the last park decided. Any thread. */
+    long lastParkDelay() {
+        return lastParkDelay;
+    }
+
+    /** For tests only: the loop (as counted by loops()) that decided the last park. Any thread. */
+    long parkedInLoop() {
+        return parkedInLoop;
+    }
+
     /** For tests only: loop iterations so far. Any thread. */
     long loops() {
         return loops;
@@ -417,18 +432,35 @@ final class TickThread implements Runnable {
         return gate.wakeAt();
     }
 
-    private void park(long now, long next) {
+    /**
+     * Parks until MARGIN_NANOS before {@code next} (or a producer's wake-up). The park time is relative, so
+     * it is reckoned from a clock reading taken here, not the loop's, and what prepare took is subtracted
+     * right before the park: the expiry step can take milliseconds on a busy CPU, prepare too the first time
+     * (VarHandle linkage), and the whole process can be stopped (SIGSTOP) anywhere in between; a park
+     * reckoned from an earlier reading sleeps that much past its wake-up time (SuspendedJvmIT: ~950 ms past
+     * a SIGCONT, with the deadline 9 s overdue). The window left is the few instructions before the park,
+     * as for any relative wait (STPE's workers have the same).
+     */
+    private void park(long next) {
+        long now = clock.nanoTime();
         long delay = gate.prepare(now, next);
         if (delay <= 0) {
             return; // something was offered meanwhile: look again now
         }
+        lastParkDelay = delay;
+        parkedInLoop = loops; // after lastParkDelay: a test that sees this loop's number sees its delay
         // offered after the detach by producers that found this thread awake (a message has no deadline for
         // prepare to see): read it by parkedAt + DRAIN_NANOS, as if it came while parked (ParkGate)
         boolean lazy = gate.state() == PARKED_LONG && !inbox.isEmpty() && gate.lazy();
         if (!lazy && delay == ParkGate.INDEFINITELY) {
             LockSupport.park(this);
         } else if (!lazy) {
-            LockSupport.parkNanos(this, delay);
+            // what is left of the delay after prepare: the first parks of a fresh JVM link its VarHandles
+            // (milliseconds), and a process stopped meanwhile must not sleep the whole delay after it resumes
+            long left = delay - (clock.nanoTime() - now);
+            if (left > 0) {
+                LockSupport.parkNanos(this, left);
+            }
             if (Jfr.recording()) {
                 long late = clock.nanoTime() - (now + delay);
                 if (late > LATE_WAKE_NANOS) {

@@ -175,6 +175,40 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         assertEquals(List.of("earlier", "later"), order);
     }
 
+    /**
+     * The tick thread parks for a time reckoned from the clock as it parks, not as it read it for the expiry
+     * step: time spent in that step (here the command advances the clock during it, as a slow hand-over on
+     * a busy CPU or a stopped process does) must not be slept again.
+     */
+    @Test
+    void theTickThreadsPark_countsFromWhenItParks_notFromItsExpiryStep() throws Exception {
+        start(0L, 1);
+        long deadline = SECONDS.toNanos(1);
+        executor.schedule(() -> { }, deadline, NANOSECONDS);
+        assertEquals(1, sync());
+        long spent = MILLISECONDS.toNanos(300);
+        CountDownLatch advanced = new CountDownLatch(1);
+        AtomicLong loop = new AtomicLong(-1);
+        executor.tickThread().command(new TickThread.Command(true) {
+            @Override
+            void run(TickThread tick) {
+                tick.afterExpiry(this);
+            }
+
+            @Override
+            void afterExpiry(TickThread tick) {
+                clock.advanceNanos(spent); // the loop's work took this long
+                loop.set(tick.loops());
+                advanced.countDown();
+            }
+        });
+        assertTrue(advanced.await(10, SECONDS));
+        await().atMost(Duration.ofSeconds(10)).until(() -> executor.tickThread().parkedInLoop() == loop.get());
+        assertEquals(deadline - TickThread.MARGIN_NANOS, executor.tickThread().wakeAt());
+        assertEquals(deadline - TickThread.MARGIN_NANOS - spent, executor.tickThread().lastParkDelay(),
+                "parked as if no time had passed since the loop read the clock");
+    }
+
     @Test
     void cascadingTimers_fireAtTheirExactDeadline_neverEarly() throws Exception {
         start(Long.MAX_VALUE - HOURS.toNanos(1), 1);
