@@ -22,9 +22,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Issue 27's suspend scenario, in real processes: a forked JVM runs a 1 s fixed-rate task, is stopped with
- * SIGSTOP for 10 s, then continued with SIGCONT. Under RUN_ONCE exactly one run follows within 100 ms of the
- * continue (and none more in the rest of that period); under CATCH_UP (STPE's behaviour) nine or more runs
- * follow back to back. Both JVMs run side by side (about 13 s). Skipped where {@code kill} cannot stop a
+ * SIGSTOP for 10 s between two runs, then continued with SIGCONT. Under RUN_ONCE exactly one run follows
+ * within 100 ms of the continue, and none more before the task's next grid point (its first run plus whole
+ * periods); under CATCH_UP (STPE's behaviour) nine or more runs follow back to back. Both JVMs run side by
+ * side (about 14 s). Skipped where {@code kill} cannot stop a
  * process (not a POSIX system, no kill command). An integration test: it asserts on real time, which unit
  * tests never do.
  */
@@ -79,6 +80,26 @@ class SuspendedJvmIT {
         }
     }
 
+    /**
+     * The first time from {@code from} on (in 10 ms steps) at least 200 ms away from every run of two 1 s grids
+     * starting at {@code a} and {@code b}: one exists within a second whatever their offset (two windows of
+     * 600 ms in a 1 s circle overlap).
+     */
+    private static long midPeriod(long from, long a, long b) {
+        for (long t = from; ; t += SECOND / 100) {
+            long pa = Math.floorMod(t - a, SECOND), pb = Math.floorMod(t - b, SECOND);
+            if (pa >= SECOND / 5 && pa <= SECOND * 4 / 5 && pb >= SECOND / 5 && pb <= SECOND * 4 / 5) {
+                return t;
+            }
+        }
+    }
+
+    /** The first of {@code origin + k * period} (k >= 0) that is not before {@code now}. */
+    private static long nextGridPoint(long origin, long now, long period) {
+        long behind = now - origin;
+        return behind <= 0 ? origin : origin + (behind / period + (behind % period == 0 ? 0 : 1)) * period;
+    }
+
     private static String location(Class<?> c) throws Exception {
         return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
@@ -105,6 +126,10 @@ class SuspendedJvmIT {
         try {
             runOnce.firstRun.get(20, TimeUnit.SECONDS);
             catchUp.firstRun.get(20, TimeUnit.SECONDS);
+            // stop between runs, not at the end of one: a stop that catches a run before it re-arms makes that
+            // run overrun by 10 s, after which RUN_ONCE continues on the grid with no extra run (PeriodicPolicy)
+            long stopAt = midPeriod(System.nanoTime() + SECOND / 100, runOnce.runs.get(0), catchUp.runs.get(0));
+            new CountDownLatch(1).await(Math.max(0, stopAt - System.nanoTime()), TimeUnit.NANOSECONDS);
             assertTrue(kill("STOP", runOnce.process.pid()) && kill("STOP", catchUp.process.pid()), "SIGSTOP failed");
             new CountDownLatch(1).await(10, TimeUnit.SECONDS); // the suspend the scenario is about
             long continued = System.nanoTime();
@@ -118,12 +143,21 @@ class SuspendedJvmIT {
                     afterOnce.add((t - continued) / 1_000_000);
                 }
             }
-            assertEquals(1, runOnce.runsBetween(continued, continued + SECOND * 9 / 10),
-                    "RUN_ONCE: runs (ms after the continue) " + afterOnce);
-            assertTrue(runOnce.runsBetween(continued, continued + SECOND / 10) == 1,
-                    "RUN_ONCE: no run within 100 ms of the continue: " + afterOnce);
+
+            assertEquals(1, runOnce.runsBetween(continued, continued + SECOND / 10),
+                    "RUN_ONCE: one run within 100 ms of the continue; runs (ms after the continue) " + afterOnce);
+            // then back on the grid: no run until the next grid point (first run + whole periods), which can
+            // fall anywhere in the second after the continue (it depends on when the stop came)
+            long first = runOnce.runs.get(0);
+            long nextGrid = nextGridPoint(first, continued + SECOND / 10, SECOND);
+            assertEquals(0, runOnce.runsBetween(continued + SECOND / 10, nextGrid - SECOND / 10),
+                    "RUN_ONCE: a second catch-up run before the grid point "
+                            + (nextGrid - continued) / 1_000_000 + " ms after the continue; runs " + afterOnce);
             long caughtUp = catchUp.runsBetween(continued, continued + SECOND * 9 / 10);
-            assertTrue(caughtUp >= 9, "CATCH_UP ran " + caughtUp + " times after the continue");
+            List<Long> afterCatchUp = new ArrayList<>();
+            catchUp.runs.forEach(t -> afterCatchUp.add((t - continued) / 1_000_000));
+            assertTrue(caughtUp >= 9, "CATCH_UP ran " + caughtUp + " times after the continue; runs (ms after it) "
+                    + afterCatchUp);
         } finally {
             runOnce.process.destroyForcibly();
             catchUp.process.destroyForcibly();
