@@ -57,7 +57,9 @@ abstract class WorkerPool {
      * afterExecute there, and is interrupted if the pool is stopping, as a worker would be. TPE's meanings are
      * kept through the dispatcher's counts (RunDispatcher's notes): tryTerminate also waits for no run in
      * flight, and the last run to finish after shutdown calls it; shutdownNow also interrupts the running
-     * runs; activeCount is the runs in flight; completed tasks add the dispatched runs. Overruns are not
+     * runs; activeCount is the runs in flight; completed tasks add the dispatched runs; taskCount counts a run
+     * once, in flight (a worker, locked while it hands a run over, counts as holding a task only until it has
+     * counted the run in flight: Worker.handedOver). Overruns are not
      * counted for dispatched runs (the worker's cell has no end time for them); lateness and missed runs are,
      * at the take. With dispatcher null (the default) none of this is on any path.
      *
@@ -283,6 +285,12 @@ abstract class WorkerPool {
         volatile long completedTasks;
         /** This worker's statistics cell. Written by the worker's own thread only. */
         final WorkerStats stats = new WorkerStats();
+        /**
+         * Dispatch only: true while this worker, locked, has already counted its run in the dispatcher's
+         * inFlight (taskCount then counts the run there, not also as a locked worker). Written by the worker's
+         * own thread while it holds its own lock; read under mainLock.
+         */
+        volatile boolean handedOver;
 
         Worker() {
             setState(-1); // no interrupts until the thread runs
@@ -443,8 +451,9 @@ abstract class WorkerPool {
                     w.stats.period = 0; // no overrun check: the run ends on another thread (see the notes)
                     w.lock(); // busy, not idle, while it waits for a permit and hands the run over
                     try {
-                        dispatch(task);
+                        dispatch(w, task);
                     } finally {
+                        w.handedOver = false;
                         w.unlock();
                     }
                     continue;
@@ -485,11 +494,16 @@ abstract class WorkerPool {
         }
     }
 
-    /** Hands {@code task} to the dispatcher (on the worker thread); runs it here if the target rejects it. */
-    private void dispatch(Runnable task) {
+    /**
+     * Hands {@code task} to the dispatcher (on the worker thread {@code w}, locked); runs it here if the target
+     * rejects it. From inFlight's increment on, the run is counted there: {@code w.handedOver} tells taskCount
+     * not to count the locked worker as well.
+     */
+    private void dispatch(Worker w, Runnable task) {
         RunDispatcher d = dispatcher;
         d.acquire();
         d.inFlight.incrementAndGet();
+        w.handedOver = true;
         Runnable run = () -> runDispatched(task);
         try {
             d.target.execute(run);
@@ -708,11 +722,12 @@ abstract class WorkerPool {
         try {
             long n = completedTaskCount;
             if (dispatcher != null) {
-                n += dispatcher.completed.sum() + dispatcher.inFlight.get(); // its workers hold no run
+                // a run handed over is counted in flight; a worker locked before that (taking a permit) holds one
+                n += dispatcher.completed.sum() + dispatcher.inFlight.get();
             }
             for (Worker w : workers) {
                 n += w.completedTasks;
-                if (w.isLocked()) {
+                if (w.isLocked() && !w.handedOver) {
                     ++n;
                 }
             }
