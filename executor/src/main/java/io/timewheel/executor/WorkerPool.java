@@ -58,8 +58,8 @@ abstract class WorkerPool {
      * kept through the dispatcher's counts (RunDispatcher's notes): tryTerminate also waits for no run in
      * flight, and the last run to finish after shutdown calls it; shutdownNow also interrupts the running
      * runs; activeCount is the runs in flight; completed tasks add the dispatched runs; taskCount counts a run
-     * once, in flight (a worker, locked while it hands a run over, counts as holding a task only until it has
-     * counted the run in flight: Worker.handedOver). Overruns are not
+     * once: held by the worker that took it until it is counted in flight (Worker.holding), then in flight; a
+     * worker whose thread has not started holds nothing (TPE counts it, locked at -1, as active and as a task). Overruns are not
      * counted for dispatched runs (the worker's cell has no end time for them); lateness and missed runs are,
      * at the take. With dispatcher null (the default) none of this is on any path.
      *
@@ -286,11 +286,13 @@ abstract class WorkerPool {
         /** This worker's statistics cell. Written by the worker's own thread only. */
         final WorkerStats stats = new WorkerStats();
         /**
-         * Dispatch only: true while this worker, locked, has already counted its run in the dispatcher's
-         * inFlight (taskCount then counts the run there, not also as a locked worker). Written by the worker's
-         * own thread while it holds its own lock; read under mainLock.
+         * Dispatch only: true while this worker holds a task it has taken and not yet counted in the
+         * dispatcher's inFlight (it waits for a permit, or is about to hand the run over). taskCount counts such
+         * a worker as one task, as TPE counts a locked worker; not a worker whose thread has not started yet,
+         * nor one whose run is already counted in flight (getActiveCount, the runs in flight, counts neither).
+         * Written by the worker's own thread while it holds its own lock; read under mainLock.
          */
-        volatile boolean handedOver;
+        volatile boolean holding;
 
         Worker() {
             setState(-1); // no interrupts until the thread runs
@@ -450,10 +452,11 @@ abstract class WorkerPool {
                 if (dispatcher != null) {
                     w.stats.period = 0; // no overrun check: the run ends on another thread (see the notes)
                     w.lock(); // busy, not idle, while it waits for a permit and hands the run over
+                    w.holding = true;
                     try {
                         dispatch(w, task);
                     } finally {
-                        w.handedOver = false;
+                        w.holding = false;
                         w.unlock();
                     }
                     continue;
@@ -496,14 +499,14 @@ abstract class WorkerPool {
 
     /**
      * Hands {@code task} to the dispatcher (on the worker thread {@code w}, locked); runs it here if the target
-     * rejects it. From inFlight's increment on, the run is counted there: {@code w.handedOver} tells taskCount
-     * not to count the locked worker as well.
+     * rejects it. From inFlight's increment on, the run is counted there, so {@code w} no longer holds it for
+     * taskCount.
      */
     private void dispatch(Worker w, Runnable task) {
         RunDispatcher d = dispatcher;
         d.acquire();
         d.inFlight.incrementAndGet();
-        w.handedOver = true;
+        w.holding = false;
         Runnable run = () -> runDispatched(task);
         try {
             d.target.execute(run);
@@ -722,12 +725,12 @@ abstract class WorkerPool {
         try {
             long n = completedTaskCount;
             if (dispatcher != null) {
-                // a run handed over is counted in flight; a worker locked before that (taking a permit) holds one
+                // a run handed over is counted in flight; before that, the worker that took it holds it
                 n += dispatcher.completed.sum() + dispatcher.inFlight.get();
             }
             for (Worker w : workers) {
                 n += w.completedTasks;
-                if (w.isLocked() && !w.handedOver) {
+                if (dispatcher == null ? w.isLocked() : w.holding) {
                     ++n;
                 }
             }

@@ -289,4 +289,37 @@ class ExecutorDispatchTest extends ManualClockTestBase {
         await().atMost(WAIT).until(() -> executor.getCompletedTaskCount() == 1);
         assertEquals(1, executor.getTaskCount());
     }
+
+    /**
+     * A pool thread made but not yet running holds no task in dispatch mode: getTaskCount agrees with
+     * getActiveCount (the runs in flight, none). TPE counts such a worker (locked at -1) as active and as a task;
+     * here it was counted as a task only, so a caller that waited for no activity still saw one task too many
+     * (the tck suite in virtual-thread mode: RejectionTest.runningExecutor_neverRejects_evenWithManyPendingTasks
+     * saw 20,001 for 20,000).
+     */
+    @Test
+    void taskCount_doesNotCountAPoolThreadThatHasNotStarted() throws Exception {
+        CountDownLatch letWorkersRun = new CountDownLatch(1);
+        ExecutorService threads = target(1);
+        start(0L, 1, b -> b.runOn(threads).threadFactory(worker -> new Thread(() -> {
+            try {
+                letWorkersRun.await(); // the worker exists (the pool made it) but has not begun to run
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            worker.run();
+        })));
+        try {
+            executor.schedule(() -> { }, 1, SECONDS);
+            assertEquals(1, executor.getPoolSize());
+            assertEquals(0, executor.getActiveCount());
+            assertEquals(1, executor.getTaskCount(), "one queued task, and a worker that holds none");
+        } finally {
+            letWorkersRun.countDown();
+        }
+        clock.advance(1, SECONDS);
+        sync();
+        await().atMost(WAIT).until(() -> executor.getCompletedTaskCount() == 1);
+        assertEquals(1, executor.getTaskCount());
+    }
 }
