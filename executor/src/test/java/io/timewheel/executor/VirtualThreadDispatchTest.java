@@ -96,7 +96,7 @@ class VirtualThreadDispatchTest extends ManualClockTestBase {
      * platform threads only (virtual threads are not in it; the isVirtual filter is a second guard). Left out
      * by name: the default scheduler's carrier threads ("ForkJoinPool-N-worker-M", as many as it needs, up to
      * its parallelism and more while runs are blocked in compensating calls) and the JDK's timer for the
-     * timed parks of virtual threads ("VirtualThread-unparker" on JDK 21 to 23): the JDK starts them for any
+     * timed parks of virtual threads ("VirtualThread-unparker", where the JDK has one): the JDK starts them for any
      * virtual thread that sleeps, whoever starts it. Everything else a test sees appear is ours.
      */
     private static Set<Thread> platformThreads() {

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.extension.InvocationInterceptor;
 import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 
 /**
- * Which differential tests do not apply to {@link Impl#WHEEL_VT}, and why; registered on {@link TckTest}, so it
- * sees every parameterized invocation of the suite. An invocation whose arguments include {@code WHEEL_VT} is
+ * Which differential tests do not apply to {@link Impl#WHEEL_VT}, and why; registered on {@link TckTest} (and on
+ * the soak's SoakTest), so it sees every parameterized invocation of the suite. An invocation whose arguments include {@code WHEEL_VT} is
  * skipped (aborted, reported with its reason) if the runtime has no virtual threads (Java < 21) or if its test
  * is listed below. Every other test runs in that mode as it runs on the JDK's executor and on {@link Impl#WHEEL}.
  *
@@ -37,7 +37,10 @@ import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
  */
 public final class VirtualThreadMode implements InvocationInterceptor {
 
-    /** "Class#method" of each test skipped in virtual-thread mode, with its one-line reason. */
+    /**
+     * "Class#method" of each test skipped in virtual-thread mode (the class named from this package down, as
+     * "soak.SoakTest"), with its one-line reason.
+     */
     static final Map<String, String> EXCLUDED = Map.ofEntries(
             entry("CancelTest#cancelOneOfSeveral_othersRunInOrder",
                     "pool size: one busy pool thread must hold a due task in the queue until the test acts; here it starts at once on its own virtual thread"),
@@ -164,10 +167,14 @@ public final class VirtualThreadMode implements InvocationInterceptor {
             entry("ThreadFactoryFaultTest#factoryThrowingForAReplacementWorker_theUncaughtHandlerGetsIt_queuedTasksWaitForTheNextSchedule",
                     "thread-factory use: needs a worker that dies of a hook and a factory asked for its replacement; here the hook ends a virtual thread"),
             entry("ThreadFactoryFaultTest#startThrowing_onJdk19Plus_theJdkBypassesTheOverride_elseTheErrorPropagatesAndTheTaskStaysQueued",
-                    "pool size: waits for a later no-op (flush) to know the earlier tasks ran, as on one worker; here they run concurrently")
+                    "pool size: waits for a later no-op (flush) to know the earlier tasks ran, as on one worker; here they run concurrently"),
+            entry("soak.SoakTest#randomOperations_everyTaskAccountedFor",
+                    "pool size: its oracle checks active <= largest pool size and lets a stopping pool drop at most one task per worker; here runs in flight are not bounded by the pool")
     );
 
     private static final boolean VIRTUAL_THREADS = Runtime.version().feature() >= 21;
+
+    private static final String PACKAGE = "io.timewheel.tck.";
 
     /** Aborts the calling test (reported as skipped) on a runtime without virtual threads. */
     static void assumeVirtualThreads() {
@@ -180,7 +187,8 @@ public final class VirtualThreadMode implements InvocationInterceptor {
                                             ExtensionContext extensionContext) throws Throwable {
         if (invocationContext.getArguments().contains(Impl.WHEEL_VT)) {
             Method test = invocationContext.getExecutable();
-            String reason = EXCLUDED.get(test.getDeclaringClass().getSimpleName() + "#" + test.getName());
+            String reason = EXCLUDED.get(test.getDeclaringClass().getName().substring(PACKAGE.length()) + "#"
+                    + test.getName());
             if (!VIRTUAL_THREADS || reason != null) {
                 invocation.skip();
                 abort(!VIRTUAL_THREADS ? "virtual-thread mode needs Java 21+" : "not in virtual-thread mode: " + reason);
