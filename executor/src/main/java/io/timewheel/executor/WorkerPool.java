@@ -57,7 +57,9 @@ abstract class WorkerPool {
      * afterExecute there, and is interrupted if the pool is stopping, as a worker would be. TPE's meanings are
      * kept through the dispatcher's counts (RunDispatcher's notes): tryTerminate also waits for no run in
      * flight, and the last run to finish after shutdown calls it; shutdownNow also interrupts the running
-     * runs; activeCount is the runs in flight; completed tasks add the dispatched runs. Overruns are not
+     * runs; activeCount is the runs in flight; completed tasks add the dispatched runs; taskCount counts a run
+     * once: held by the worker that took it until it is counted in flight (Worker.holding), then in flight; a
+     * worker whose thread has not started holds nothing (TPE counts it, locked at -1, as active and as a task). Overruns are not
      * counted for dispatched runs (the worker's cell has no end time for them); lateness and missed runs are,
      * at the take. With dispatcher null (the default) none of this is on any path.
      *
@@ -283,6 +285,14 @@ abstract class WorkerPool {
         volatile long completedTasks;
         /** This worker's statistics cell. Written by the worker's own thread only. */
         final WorkerStats stats = new WorkerStats();
+        /**
+         * Dispatch only: true while this worker holds a task it has taken and not yet counted in the
+         * dispatcher's inFlight (it waits for a permit, or is about to hand the run over). taskCount counts such
+         * a worker as one task, as TPE counts a locked worker; not a worker whose thread has not started yet,
+         * nor one whose run is already counted in flight (getActiveCount, the runs in flight, counts neither).
+         * Written by the worker's own thread while it holds its own lock; read under mainLock.
+         */
+        volatile boolean holding;
 
         Worker() {
             setState(-1); // no interrupts until the thread runs
@@ -442,9 +452,11 @@ abstract class WorkerPool {
                 if (dispatcher != null) {
                     w.stats.period = 0; // no overrun check: the run ends on another thread (see the notes)
                     w.lock(); // busy, not idle, while it waits for a permit and hands the run over
+                    w.holding = true;
                     try {
-                        dispatch(task);
+                        dispatch(w, task);
                     } finally {
+                        w.holding = false;
                         w.unlock();
                     }
                     continue;
@@ -485,11 +497,16 @@ abstract class WorkerPool {
         }
     }
 
-    /** Hands {@code task} to the dispatcher (on the worker thread); runs it here if the target rejects it. */
-    private void dispatch(Runnable task) {
+    /**
+     * Hands {@code task} to the dispatcher (on the worker thread {@code w}, locked); runs it here if the target
+     * rejects it. From inFlight's increment on, the run is counted there, so {@code w} no longer holds it for
+     * taskCount.
+     */
+    private void dispatch(Worker w, Runnable task) {
         RunDispatcher d = dispatcher;
         d.acquire();
         d.inFlight.incrementAndGet();
+        w.holding = false;
         Runnable run = () -> runDispatched(task);
         try {
             d.target.execute(run);
@@ -708,11 +725,12 @@ abstract class WorkerPool {
         try {
             long n = completedTaskCount;
             if (dispatcher != null) {
-                n += dispatcher.completed.sum() + dispatcher.inFlight.get(); // its workers hold no run
+                // a run handed over is counted in flight; before that, the worker that took it holds it
+                n += dispatcher.completed.sum() + dispatcher.inFlight.get();
             }
             for (Worker w : workers) {
                 n += w.completedTasks;
-                if (w.isLocked()) {
+                if (dispatcher == null ? w.isLocked() : w.holding) {
                     ++n;
                 }
             }

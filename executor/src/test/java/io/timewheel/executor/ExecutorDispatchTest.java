@@ -225,4 +225,101 @@ class ExecutorDispatchTest extends ManualClockTestBase {
         assertEquals(List.of("before:" + runThreads.get(0), "after:" + runThreads.get(0)), e.hookThreads);
         assertFalse(runThreads.get(0).startsWith("target-"));
     }
+
+    /**
+     * getTaskCount counts a run once: as in flight, not also as the locked pool thread that is still handing it
+     * over (here: blocked in the target's execute after the run started), nor, when the target rejects it, as
+     * the pool thread running it. Found by the tck suite in virtual-thread mode (MonitoringTest
+     * taskCount_countsCompletedRunningAndQueued saw 6 for 5).
+     */
+    @Test
+    void taskCount_countsADispatchedRunOnce_whileThePoolThreadIsStillHandingItOver() throws Exception {
+        CountDownLatch handedOver = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService threads = target(1);
+        start(0L, 1, b -> b.runOn(r -> {
+            threads.execute(r);
+            handedOver.countDown();
+            try {
+                release.await(); // the pool thread stays in execute, its worker locked, while the run goes on
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        executor.execute(() -> {
+            running.countDown();
+            try {
+                finish.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertTrue(running.await(10, SECONDS));
+        assertTrue(handedOver.await(10, SECONDS));
+        assertEquals(1, executor.getActiveCount());
+        assertEquals(1, executor.getTaskCount(), "one task, running");
+        executor.schedule(() -> { }, 1, SECONDS);
+        assertEquals(2, executor.getTaskCount(), "one running, one queued");
+        release.countDown();
+        finish.countDown();
+        await().atMost(WAIT).until(() -> executor.getCompletedTaskCount() == 1);
+        assertEquals(2, executor.getTaskCount());
+    }
+
+    @Test
+    void taskCount_countsARejectedRunOnce_whileThePoolThreadRunsIt() throws Exception {
+        start(0L, 1, b -> b.runOn(r -> {
+            throw new RejectedExecutionException("full");
+        }));
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        executor.execute(() -> {
+            running.countDown();
+            try {
+                finish.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertTrue(running.await(10, SECONDS));
+        assertEquals(1, executor.getTaskCount(), "one task, running on the pool thread");
+        finish.countDown();
+        await().atMost(WAIT).until(() -> executor.getCompletedTaskCount() == 1);
+        assertEquals(1, executor.getTaskCount());
+    }
+
+    /**
+     * A pool thread made but not yet running holds no task in dispatch mode: getTaskCount agrees with
+     * getActiveCount (the runs in flight, none). TPE counts such a worker (locked at -1) as active and as a task;
+     * here it was counted as a task only, so a caller that waited for no activity still saw one task too many
+     * (the tck suite in virtual-thread mode: RejectionTest.runningExecutor_neverRejects_evenWithManyPendingTasks
+     * saw 20,001 for 20,000).
+     */
+    @Test
+    void taskCount_doesNotCountAPoolThreadThatHasNotStarted() throws Exception {
+        CountDownLatch letWorkersRun = new CountDownLatch(1);
+        ExecutorService threads = target(1);
+        start(0L, 1, b -> b.runOn(threads).threadFactory(worker -> new Thread(() -> {
+            try {
+                letWorkersRun.await(); // the worker exists (the pool made it) but has not begun to run
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            worker.run();
+        })));
+        try {
+            executor.schedule(() -> { }, 1, SECONDS);
+            assertEquals(1, executor.getPoolSize());
+            assertEquals(0, executor.getActiveCount());
+            assertEquals(1, executor.getTaskCount(), "one queued task, and a worker that holds none");
+        } finally {
+            letWorkersRun.countDown();
+        }
+        clock.advance(1, SECONDS);
+        sync();
+        await().atMost(WAIT).until(() -> executor.getCompletedTaskCount() == 1);
+        assertEquals(1, executor.getTaskCount());
+    }
 }

@@ -29,7 +29,14 @@ class ConfigurationSelfUseTest extends TckTest {
                         return 0;
                     }
                 }
-                : new WheelScheduledExecutorService(core) {
+                : impl == Impl.WHEEL
+                ? new WheelScheduledExecutorService(core) {
+                    @Override
+                    public int getCorePoolSize() {
+                        return 0;
+                    }
+                }
+                : new WheelScheduledExecutorService(Impl.virtualThreadBuilder(core)) {
                     @Override
                     public int getCorePoolSize() {
                         return 0;
@@ -47,7 +54,14 @@ class ConfigurationSelfUseTest extends TckTest {
                         return reported;
                     }
                 }
-                : new WheelScheduledExecutorService(1) {
+                : impl == Impl.WHEEL
+                ? new WheelScheduledExecutorService(1) {
+                    @Override
+                    public RejectedExecutionHandler getRejectedExecutionHandler() {
+                        return reported;
+                    }
+                }
+                : new WheelScheduledExecutorService(Impl.virtualThreadBuilder(1)) {
                     @Override
                     public RejectedExecutionHandler getRejectedExecutionHandler() {
                         return reported;

@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A subclass of {@code WheelScheduledExecutorService} that forwards every protected hook, and observes the self-used
  * public
- * methods, through {@link Hooks}. Kept textually identical to {@link HookedJdkExecutor} apart from the superclass.
+ * methods, through {@link Hooks}. Kept textually identical to {@link HookedJdkExecutor} apart from the superclass
+ * and the last constructor, which takes a builder ({@link Impl#WHEEL_VT}: the wheel's protected constructor).
  */
 final class HookedWheelExecutor extends WheelScheduledExecutorService {
     private final Hooks hooks;
@@ -37,6 +38,11 @@ final class HookedWheelExecutor extends WheelScheduledExecutorService {
 
     HookedWheelExecutor(int corePoolSize, ThreadFactory threadFactory, RejectedExecutionHandler handler, Hooks hooks) {
         super(corePoolSize, threadFactory, handler);
+        this.hooks = Objects.requireNonNull(hooks);
+    }
+
+    HookedWheelExecutor(WheelScheduledExecutorService.Builder builder, Hooks hooks) {
+        super(builder);
         this.hooks = Objects.requireNonNull(hooks);
     }
 

@@ -237,9 +237,9 @@ class IsolationFaultTest extends TckTest {
 
     @BothImpls
     void faultyExecutors_neverDelayNorLoseAHealthyExecutorsTasks(Impl impl) throws Exception {
-        Thread tickBefore = impl == Impl.WHEEL ? sharedTickThread() : null;
+        Thread tickBefore = impl.isWheel() ? sharedTickThread() : null;
         assertHealthyExecutorUnaffected(impl);
-        if (impl == Impl.WHEEL) {
+        if (impl.isWheel()) {
             Thread tickAfter = sharedTickThread();
             assertSame(tickBefore, tickAfter);
             assertTrue(tickAfter.isAlive());

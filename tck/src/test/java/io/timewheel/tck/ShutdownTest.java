@@ -382,7 +382,14 @@ class ShutdownTest extends TckTest {
                         return !stale.get() && super.isShutdown();
                     }
                 }
-                : new io.timewheel.executor.WheelScheduledExecutorService(1) {
+                : impl == Impl.WHEEL
+                ? new io.timewheel.executor.WheelScheduledExecutorService(1) {
+                    @Override
+                    public boolean isShutdown() {
+                        return !stale.get() && super.isShutdown();
+                    }
+                }
+                : new io.timewheel.executor.WheelScheduledExecutorService(Impl.virtualThreadBuilder(1)) {
                     @Override
                     public boolean isShutdown() {
                         return !stale.get() && super.isShutdown();

@@ -23,13 +23,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Shared plumbing of the conformance tests: executors that are always shut down, gates that are always
  * opened, bounded waits. Nothing here sleeps: waits are latches, futures or Awaitility polls, and every wait
- * has a generous bound because the build machine is small and shared.
+ * has a generous bound because the build machine is small and shared. {@link VirtualThreadMode} skips the
+ * invocations on {@link Impl#WHEEL_VT} that do not apply to it.
  */
+@ExtendWith(VirtualThreadMode.class)
 abstract class TckTest {
     /** Upper bound of any wait for something that must happen. Never an expectation of speed. */
     static final long WAIT_SECONDS = 30;

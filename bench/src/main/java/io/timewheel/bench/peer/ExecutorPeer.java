@@ -30,6 +30,20 @@ final class ExecutorPeer implements TimerService {
         return new ExecutorPeer(peer, e, e);
     }
 
+    /**
+     * timewheel with {@code virtualThreadPerRun()} (unbounded): the same single pool thread and shared tick
+     * thread as {@link #timewheel}, but each due run starts on a new virtual thread. Java 21+ (checked by
+     * {@link Peer#unavailableReason}; build() would throw UnsupportedOperationException).
+     */
+    static ExecutorPeer timewheelVirtualThreads(Peer peer) {
+        WheelScheduledExecutorService e = WheelScheduledExecutorService.builder()
+                .corePoolSize(1)
+                .threadFactory(new NamedThreads("bench-timewheel-vt"))
+                .virtualThreadPerRun()
+                .build();
+        return new ExecutorPeer(peer, e, e);
+    }
+
     static ExecutorPeer stpe(Peer peer, boolean removeOnCancel) {
         ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, new NamedThreads("bench-" + peer.id()));
         e.setRemoveOnCancelPolicy(removeOnCancel);

@@ -8,10 +8,15 @@ import java.util.stream.Collectors;
 
 /**
  * The implementations measured side by side. Every one is created with one thread that runs due tasks
- * (a pool of one, or the timer's own worker), so the figures compare the timer machinery, not pool sizes.
+ * (a pool of one, or the timer's own worker), so the figures compare the timer machinery, not pool sizes;
+ * except {@link #TIMEWHEEL_VT}, timewheel's virtual-thread mode, whose pool thread hands every due run to a
+ * new virtual thread: it is opt-in ({@link #optIn()}), never part of "all", and runs only when named, e.g.
+ * {@code lateness --peers timewheel,timewheel-vt} to compare the two modes' lateness in one run.
  */
 public enum Peer {
     TIMEWHEEL("timewheel", "timewheel WheelScheduledExecutorService, 1 worker, shared tick thread, 1.05 ms tick"),
+    TIMEWHEEL_VT("timewheel-vt", "timewheel as above with virtualThreadPerRun(): its 1 pool thread starts a virtual thread"
+            + " per due run (Java 21+; opt-in, not in \"all\")"),
     STPE("stpe", "JDK ScheduledThreadPoolExecutor(1), removeOnCancel=false (the default)"),
     STPE_ROC("stpe-roc", "JDK ScheduledThreadPoolExecutor(1), removeOnCancel=true"),
     FJP("fjp", "JDK 25 ForkJoinPool(1) used as a ScheduledExecutorService"),
@@ -38,6 +43,9 @@ public enum Peer {
     /** Why this peer cannot run in this JVM, or null if it can. */
     public String unavailableReason() {
         switch (this) {
+            case TIMEWHEEL_VT:
+                return Runtime.version().feature() >= 21 ? null
+                        : "virtual threads need Java 21+ (running " + Runtime.version().feature() + ")";
             case FJP:
                 return ScheduledExecutorService.class.isAssignableFrom(ForkJoinPool.class)
                         ? null : "ForkJoinPool has no scheduler before Java 25 (running " + Runtime.version().feature() + ")";
@@ -61,6 +69,14 @@ public enum Peer {
         return this == KAFKA ? 1_000_000 : 0;
     }
 
+    /**
+     * Whether this peer runs only when named (in {@code --peers} or a benchmark's {@code -p peer=}): it is not in
+     * {@link #available()} ("all"), and no target requires a figure for it.
+     */
+    public boolean optIn() {
+        return this == TIMEWHEEL_VT;
+    }
+
     public boolean isAvailable() {
         return unavailableReason() == null;
     }
@@ -74,6 +90,8 @@ public enum Peer {
         switch (this) {
             case TIMEWHEEL:
                 return ExecutorPeer.timewheel(this);
+            case TIMEWHEEL_VT:
+                return ExecutorPeer.timewheelVirtualThreads(this);
             case STPE:
                 return ExecutorPeer.stpe(this, false);
             case STPE_ROC:
@@ -100,18 +118,18 @@ public enum Peer {
         throw new IllegalArgumentException("unknown peer '" + id + "'; known: " + ids(List.of(values())));
     }
 
-    /** The peers that can run in this JVM, timewheel first. */
+    /** The peers that can run in this JVM, timewheel first; not the {@link #optIn()} ones. */
     public static List<Peer> available() {
         List<Peer> list = new ArrayList<>();
         for (Peer p : values()) {
-            if (p.isAvailable()) {
+            if (p.isAvailable() && !p.optIn()) {
                 list.add(p);
             }
         }
         return list;
     }
 
-    /** Parses a comma-separated list of ids; "all" or null means {@link #available()}. */
+    /** Parses a comma-separated list of ids; "all" or null means {@link #available()} (opt-in peers only by id). */
     public static List<Peer> parse(String ids) {
         if (ids == null || ids.isBlank() || ids.equals("all")) {
             return available();

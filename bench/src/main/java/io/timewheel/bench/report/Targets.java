@@ -323,11 +323,11 @@ public final class Targets {
         return new Target(goalText, measured + note, higherIsBetter ? Verdict.atLeast(r, goal) : Verdict.atMost(r, goal));
     }
 
-    /** Those of {@code peers} that run on this JDK. */
+    /** Those of {@code peers} that run on this JDK, the opt-in ones (Peer.optIn) aside: no target needs them. */
     static List<Peer> required(List<Peer> peers) {
         List<Peer> list = new ArrayList<>();
         for (Peer p : peers) {
-            if (p.isAvailable()) {
+            if (p.isAvailable() && !p.optIn()) {
                 list.add(p);
             }
         }

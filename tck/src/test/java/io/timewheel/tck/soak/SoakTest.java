@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.timewheel.tck.BothImpls;
 import io.timewheel.tck.Impl;
+import io.timewheel.tck.VirtualThreadMode;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The soak suite: rounds of random operations on fresh executors, the same seeded sequence on the JDK's
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.Assumptions;
  * run's sequence of operations (the thread interleaving, and so the outcome, may differ); without it the
  * seed is random and printed. See tck/README.md, "Soak".
  */
+@ExtendWith(VirtualThreadMode.class) // skips WHEEL_VT, with its reason
 class SoakTest {
     /*
      * Implementation notes
