@@ -4,7 +4,6 @@ import java.util.HashSet;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -61,9 +60,13 @@ abstract class WorkerPool {
      * counted for dispatched runs (the worker's cell has no end time for them); lateness and missed runs are,
      * at the take. With dispatcher null (the default) none of this is on any path.
      *
+     * Workers: each pool thread is a Worker (its own file, TPE's nested Worker), a non-reentrant lock that its
+     * thread holds while it runs a task, so that the idle workers are those whose lock is free; its thread
+     * runs this class's loop (runWorker), and this class adds, counts, interrupts and retires the workers.
+     *
      * Ownership: ctl any thread, via CAS; workers, largestPoolSize, completedTaskCount and retired guarded by
      * mainLock; a Worker's completedTasks written by its own thread while it holds its own lock; a Worker's
-     * stats written by its own thread (WorkerStats' notes).
+     * stats written by its own thread (Worker's and WorkerStats' notes).
      */
 
     // ctl: run state in the high 3 bits, worker count in the low 29
@@ -269,75 +272,6 @@ abstract class WorkerPool {
     // ---------------------------------------------------------------------------------------------
     // Workers
 
-    /** A pool thread. Its lock is held while it runs a task, so idle workers are those whose lock is free. */
-    private final class Worker extends AbstractQueuedSynchronizer implements Runnable {
-        private static final long serialVersionUID = 1L;
-
-        final transient Thread thread;
-        /** Written by the worker's own thread while it holds its own lock; read under mainLock. */
-        volatile long completedTasks;
-        /** This worker's statistics cell. Written by the worker's own thread only. */
-        final WorkerStats stats = new WorkerStats();
-
-        Worker() {
-            setState(-1); // no interrupts until the thread runs
-            this.thread = threadFactory().newThread(this); // virtual getThreadFactory(), as TPE's Worker
-        }
-
-        @Override
-        public void run() {
-            runWorker(this);
-        }
-
-        @Override
-        protected boolean isHeldExclusively() {
-            return getState() != 0;
-        }
-
-        @Override
-        protected boolean tryAcquire(int unused) {
-            if (compareAndSetState(0, 1)) {
-                setExclusiveOwnerThread(Thread.currentThread());
-                return true;
-            }
-            return false;
-        }
-
-        @Override
-        protected boolean tryRelease(int unused) {
-            setExclusiveOwnerThread(null);
-            setState(0);
-            return true;
-        }
-
-        void lock() {
-            acquire(1);
-        }
-
-        boolean tryLock() {
-            return tryAcquire(1);
-        }
-
-        void unlock() {
-            release(1);
-        }
-
-        boolean isLocked() {
-            return isHeldExclusively();
-        }
-
-        void interruptIfStarted() {
-            Thread t;
-            if (getState() >= 0 && (t = thread) != null && !t.isInterrupted()) {
-                try {
-                    t.interrupt();
-                } catch (SecurityException ignore) {
-                    // as ThreadPoolExecutor: nothing more to do
-                }
-            }
-        }
-    }
-
     /** STPE's ensurePrestart: one more core thread per schedule, or one thread when the core size is 0. */
     void ensurePrestart() {
         int wc = workerCountOf(ctl.get());
@@ -383,7 +317,7 @@ abstract class WorkerPool {
         boolean workerStarted = false;
         Worker w = null;
         try {
-            w = new Worker();
+            w = new Worker(this);
             Thread t = w.thread;
             if (t != null) {
                 boolean workerAdded = false;
@@ -427,7 +361,8 @@ abstract class WorkerPool {
         }
     }
 
-    private void runWorker(Worker w) {
+    /** TPE's runWorker: the loop of worker {@code w}, on its thread (Worker.run). */
+    final void runWorker(Worker w) {
         Thread wt = Thread.currentThread();
         w.unlock(); // allow interrupts
         boolean completedAbruptly = true;
