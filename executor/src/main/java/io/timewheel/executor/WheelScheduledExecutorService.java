@@ -115,6 +115,11 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * Delays are capped at MAX_NANOS, as JDK 25's STPE does in triggerTime (JDK 17's adjusts huge delays in
      * overflowFree instead), so that deadline differences never overflow.
      *
+     * Construction. The Builder is the public face of ExecutorOptions: each of its methods writes a setting
+     * there (checked there when the check is more than a null check), and the constructor reads it once: the
+     * core size, factory and handler go to STPE's constructor untouched; the name, the tick thread (the
+     * shared one, or one of its own), the run dispatcher and the default periodic policy come from it.
+     *
      * Observability (statistics(), JFR, JMX, the starvation warning). Where each number comes from, and who
      * writes it:
      *   notYetDue, overdue, oldest overdue   computed when asked: the queued count (QueuedCount) and a scan of
@@ -167,7 +172,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * @throws IllegalArgumentException if {@code corePoolSize < 0}
      */
     public WheelScheduledExecutorService(int corePoolSize) {
-        this(corePoolSize, Executors.defaultThreadFactory(), new AbortPolicy(), builder());
+        this(corePoolSize, Executors.defaultThreadFactory(), new AbortPolicy(), builder().options);
     }
 
     /**
@@ -177,7 +182,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * @throws NullPointerException     if {@code threadFactory} is null
      */
     public WheelScheduledExecutorService(int corePoolSize, ThreadFactory threadFactory) {
-        this(corePoolSize, threadFactory, new AbortPolicy(), builder());
+        this(corePoolSize, threadFactory, new AbortPolicy(), builder().options);
     }
 
     /**
@@ -187,7 +192,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * @throws NullPointerException     if {@code handler} is null
      */
     public WheelScheduledExecutorService(int corePoolSize, RejectedExecutionHandler handler) {
-        this(corePoolSize, Executors.defaultThreadFactory(), handler, builder());
+        this(corePoolSize, Executors.defaultThreadFactory(), handler, builder().options);
     }
 
     /**
@@ -198,27 +203,24 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      */
     public WheelScheduledExecutorService(int corePoolSize, ThreadFactory threadFactory,
                                          RejectedExecutionHandler handler) {
-        this(corePoolSize, threadFactory, handler, builder());
+        this(corePoolSize, threadFactory, handler, builder().options);
     }
 
     /** For subclasses that want the wheel options: {@code super(builder().corePoolSize(4).tickNanos(..))}. */
     protected WheelScheduledExecutorService(Builder builder) {
-        this(builder.corePoolSize, builder.threadFactory, builder.handler, builder);
+        this(builder.options.corePoolSize, builder.options.threadFactory, builder.options.handler, builder.options);
     }
 
     /** The arguments go to STPE's constructor untouched, so bad ones fail there, in STPE's order. */
     private WheelScheduledExecutorService(int corePoolSize, ThreadFactory threadFactory,
-                                          RejectedExecutionHandler handler, Builder options) {
+                                          RejectedExecutionHandler handler, ExecutorOptions options) {
         super(corePoolSize, threadFactory, handler);
         this.clock = options.clock;
-        this.name = options.name != null ? options.name
-                : getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(this));
+        this.name = options.name(this);
         this.lateThresholdNanos = options.lateThresholdNanos;
-        this.defaultPeriodicPolicy = options.periodicPolicy.isStpe() ? null : options.periodicPolicy;
+        this.defaultPeriodicPolicy = options.defaultPeriodicPolicy();
         RunDispatcher dispatcher = options.dispatcher(name); // fails here, before any thread, if it cannot be
-        TickThread tick = options.dedicatedTickThread || options.clock != NanoClock.SYSTEM
-                ? TickThread.dedicated(this, options.clock)
-                : TickThread.shared();
+        TickThread tick = options.tickThread(this);
         this.queue = new Queue(options.clock, tick, options.tickNanos);
         this.pool = new Pool(queue, lateThresholdNanos, name, dispatcher);
         this.queueView = new QueueView(queue);
@@ -236,20 +238,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     /** Options of a {@link WheelScheduledExecutorService}. Not thread safe. */
     public static final class Builder {
-        private int corePoolSize = 1;
-        private ThreadFactory threadFactory = Executors.defaultThreadFactory();
-        private RejectedExecutionHandler handler = new AbortPolicy();
-        private long tickNanos = defaultTickNanos();
-        private boolean dedicatedTickThread;
-        private NanoClock clock = NanoClock.SYSTEM;
-        private String name;
-        private long lateThresholdNanos = defaultLateThresholdNanos();
-        private boolean starvationWarning = Boolean.getBoolean("timewheel.starvationWarning");
-        private boolean jmx = Boolean.getBoolean("timewheel.jmx");
-        private PeriodicPolicy periodicPolicy = PeriodicPolicy.STPE;
-        /** -1: runs on the pool's threads; else a virtual thread per run, bounded if > 0. */
-        private int virtualThreadRuns = -1;
-        private Executor runOn;
+        /** The settings this builder writes, read by the executor's constructor (ExecutorOptions' notes). */
+        final ExecutorOptions options = new ExecutorOptions();
 
         Builder() {
         }
@@ -260,7 +250,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * tasks only its failure policy applies. The overloads that take a policy ignore this default.
          */
         public Builder periodicPolicy(PeriodicPolicy policy) {
-            this.periodicPolicy = Objects.requireNonNull(policy, "policy");
+            options.periodicPolicy = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
@@ -269,7 +259,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * identity hash, as in {@code toString()}).
          */
         public Builder name(String name) {
-            this.name = Objects.requireNonNull(name, "name");
+            options.name = Objects.requireNonNull(name, "name");
             return this;
         }
 
@@ -279,11 +269,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * 100 ms, or the system property {@code timewheel.lateThresholdMillis}).
          */
         public Builder lateThreshold(long duration, TimeUnit unit) {
-            long nanos = unit.toNanos(duration);
-            if (nanos <= 0) {
-                throw new IllegalArgumentException("lateThreshold must be positive: " + duration + " " + unit);
-            }
-            this.lateThresholdNanos = nanos;
+            options.lateThreshold(duration, unit);
             return this;
         }
 
@@ -297,7 +283,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * else false.
          */
         public Builder starvationWarning(boolean on) {
-            this.starvationWarning = on;
+            options.starvationWarning = on;
             return this;
         }
 
@@ -309,7 +295,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * system property {@code timewheel.jmx} (which the agent's {@code jmx} option sets), else false.
          */
         public Builder jmx(boolean on) {
-            this.jmx = on;
+            options.jmx = on;
             return this;
         }
 
@@ -337,11 +323,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * @throws IllegalArgumentException if {@code maxConcurrentRuns < 0}
          */
         public Builder virtualThreadPerRun(int maxConcurrentRuns) {
-            if (maxConcurrentRuns < 0) {
-                throw new IllegalArgumentException("maxConcurrentRuns must not be negative: " + maxConcurrentRuns);
-            }
-            this.virtualThreadRuns = maxConcurrentRuns;
-            this.runOn = null;
+            options.virtualThreadPerRun(maxConcurrentRuns);
             return this;
         }
 
@@ -352,32 +334,23 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * caller's: shutting this executor down does not shut it down. Replaces {@code virtualThreadPerRun}.
          */
         public Builder runOn(Executor executor) {
-            this.runOn = Objects.requireNonNull(executor, "executor");
-            this.virtualThreadRuns = -1;
+            options.runOn(executor);
             return this;
-        }
-
-        /** The dispatcher the options ask for, or null; virtual threads fail here before Java 21. */
-        RunDispatcher dispatcher(String executorName) {
-            if (runOn != null) {
-                return RunDispatcher.onExecutor(runOn);
-            }
-            return virtualThreadRuns < 0 ? null : RunDispatcher.onVirtualThreads(executorName + "-run-", virtualThreadRuns);
         }
 
         /** The core pool size (default 1). Checked by the executor's constructor: negative is an IllegalArgumentException. */
         public Builder corePoolSize(int corePoolSize) {
-            this.corePoolSize = corePoolSize;
+            options.corePoolSize = corePoolSize;
             return this;
         }
 
         public Builder threadFactory(ThreadFactory threadFactory) {
-            this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+            options.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
             return this;
         }
 
         public Builder rejectedExecutionHandler(RejectedExecutionHandler handler) {
-            this.handler = Objects.requireNonNull(handler, "handler");
+            options.handler = Objects.requireNonNull(handler, "handler");
             return this;
         }
 
@@ -387,7 +360,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * trades the wheel's bookkeeping against how many timers share a slot.
          */
         public Builder tickNanos(long tickNanos) {
-            this.tickNanos = TimerWheel.checkTickNanos(tickNanos);
+            options.tickNanos = TimerWheel.checkTickNanos(tickNanos);
             return this;
         }
 
@@ -396,51 +369,18 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * instead of sharing the JVM-wide one (default false).
          */
         public Builder dedicatedTickThread(boolean dedicated) {
-            this.dedicatedTickThread = dedicated;
+            options.dedicatedTickThread = dedicated;
             return this;
         }
 
         /** For tests only: the time source (implies a dedicated tick thread). */
         Builder clock(NanoClock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
+            options.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
-        /** 10^8 ns = 100 ms. */
-        static final long DEFAULT_LATE_THRESHOLD_NANOS = 100_000_000L;
-
         public WheelScheduledExecutorService build() {
             return new WheelScheduledExecutorService(this);
-        }
-
-        private static long defaultLateThresholdNanos() {
-            String value = System.getProperty("timewheel.lateThresholdMillis");
-            if (value != null) {
-                try {
-                    long millis = Long.parseLong(value.trim());
-                    if (millis > 0) {
-                        return TimeUnit.MILLISECONDS.toNanos(millis);
-                    }
-                } catch (NumberFormatException notANumber) {
-                    // reported below
-                }
-                System.getLogger("io.timewheel").log(System.Logger.Level.WARNING,
-                        "ignoring timewheel.lateThresholdMillis=" + value + ": not a positive number of milliseconds");
-            }
-            return DEFAULT_LATE_THRESHOLD_NANOS;
-        }
-
-        private static long defaultTickNanos() {
-            String value = System.getProperty("timewheel.tickNanos");
-            if (value != null) {
-                try {
-                    return TimerWheel.checkTickNanos(Long.parseLong(value.trim()));
-                } catch (RuntimeException e) {
-                    System.getLogger("io.timewheel").log(System.Logger.Level.WARNING,
-                            "ignoring timewheel.tickNanos=" + value + ": " + e.getMessage());
-                }
-            }
-            return TimerWheel.DEFAULT_TICK_NANOS;
         }
     }
 
