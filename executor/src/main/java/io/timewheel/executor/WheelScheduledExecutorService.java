@@ -16,7 +16,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
@@ -120,26 +119,13 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * core size, factory and handler go to STPE's constructor untouched; the name, the tick thread (the
      * shared one, or one of its own), the run dispatcher and the default periodic policy come from it.
      *
-     * Observability (statistics(), JFR, JMX, the starvation warning). Where each number comes from, and who
-     * writes it:
-     *   notYetDue, overdue, oldest overdue   computed when asked: the queued count (QueuedCount) and a scan of
-     *                                        the ready queue's due entries (ReadyQueue.scan, under its lock);
-     *   lateness and its parts, late, missed runs, overruns
-     *                                        each worker's WorkerStats cell, plain writes by that worker as it
-     *                                        takes a task (the times come with the entry from the ready queue,
-     *                                        which keeps each entry's hand-over time beside its deadline), summed
-     *                                        when asked (WorkerPool.statistics);
-     *   tasks run                            the workers' completedTasks (TPE's counter);
-     *   cancelled                            QueuedCount's cancel counter: a cancel counts its task out there
-     *                                        anyway, in its own cell (no extra write);
-     *   rejected                             a LongAdder, the rejection path only (never a schedule's path);
-     *   periodic failures                    a LongAdder, only on the path of a periodic run that threw
-     *                                        (PeriodicTask.continueAfter through TaskQueue.periodicRunFailed).
+     * Observability (statistics(), JFR, JMX, the starvation warning): Observability assembles the statistics
+     * and keeps the two counts that no lower class keeps (rejected, periodic failures); its notes say where
+     * each number comes from and who writes it. It registers the executor with Jfr, Jmx and the starvation
+     * watch at the end of the constructor, and unregisters it after terminated().
      * Periodic policies (PeriodicPolicy): the plain scheduleAtFixedRate/WithFixedDelay use the builder's
      * default, the overloads their argument; STPE's policy is stored as null, so a default task's run is
      * exactly STPE's path (PeriodicTask's notes).
-     * JFR: Jfr (the gate; its notes say how jdk.jfr stays optional and free without a recording). JMX: Jmx,
-     * loaded only when the builder asks for it. The starvation warning: StarvationWatch, run by the tick thread.
      */
 
     /** Delays are capped at 2^62 ns (146 years), as JDK 25's STPE does, so deadline differences never overflow. */
@@ -153,18 +139,10 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     private final WorkerPool pool;
     /** What getQueue() returns. Immutable. */
     private final QueueView queueView;
-    /** The name in statistics, events, the MXBean and the warning. Immutable. */
-    private final String name;
-    /** A run that starts this late or later is late. Immutable. */
-    private final long lateThresholdNanos;
-    /** Tasks handed to the rejected-execution handler. Any thread (the rejection path only). */
-    private final LongAdder rejected = new LongAdder();
-    /** Periodic runs that threw. Any thread (the path of a run that threw only). */
-    private final LongAdder periodicFailures = new LongAdder();
+    /** statistics(), the counts no lower class keeps, the JFR / JMX / starvation-watch registrations. Immutable. */
+    private final Observability observability;
     /** The builder's periodic policy for the plain scheduleAtFixedRate/WithFixedDelay, null if STPE's. Immutable. */
     private final PeriodicPolicy defaultPeriodicPolicy;
-    /** The registered MXBean's name (a javax.management.ObjectName), or null. Written once in the constructor. */
-    private final Object mxBeanName;
 
     /**
      * Creates an executor with the given core pool size, as {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int)}.
@@ -216,19 +194,15 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
                                           RejectedExecutionHandler handler, ExecutorOptions options) {
         super(corePoolSize, threadFactory, handler);
         this.clock = options.clock;
-        this.name = options.name(this);
-        this.lateThresholdNanos = options.lateThresholdNanos;
+        String name = options.name(this);
         this.defaultPeriodicPolicy = options.defaultPeriodicPolicy();
         RunDispatcher dispatcher = options.dispatcher(name); // fails here, before any thread, if it cannot be
         TickThread tick = options.tickThread(this);
         this.queue = new Queue(options.clock, tick, options.tickNanos);
-        this.pool = new Pool(queue, lateThresholdNanos, name, dispatcher);
+        this.pool = new Pool(queue, options.lateThresholdNanos, name, dispatcher);
         this.queueView = new QueueView(queue);
-        Jfr.register(this);
-        this.mxBeanName = options.jmx ? Jmx.register(this) : null;
-        if (options.starvationWarning) {
-            tick.watch(new StarvationWatch(queue, name, lateThresholdNanos, clock.nanoTime()));
-        }
+        this.observability = new Observability(name, options.lateThresholdNanos, clock, queue, pool);
+        observability.register(this, options.jmx, options.starvationWarning, tick);
     }
 
     /** A builder for an executor with wheel options. */
@@ -591,7 +565,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     /** TPE's reject: the handler as TPE reads its field. */
     private void reject(RunnableScheduledFuture<?> task) {
-        rejected.increment();
+        observability.rejected.increment();
         super.getRejectedExecutionHandler().rejectedExecution(task, this);
     }
 
@@ -809,10 +783,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             try {
                 WheelScheduledExecutorService.this.terminated();
             } finally {
-                Jfr.unregister(WheelScheduledExecutorService.this);
-                if (mxBeanName != null) {
-                    Jmx.unregister(mxBeanName);
-                }
+                observability.unregister(WheelScheduledExecutorService.this);
             }
         }
     }
@@ -845,7 +816,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
         @Override
         void periodicRunFailed() {
-            periodicFailures.increment();
+            observability.periodicFailures.increment();
         }
 
         /** As STPE's remove after a cancel (tryTerminate), which has nothing to do while the pool runs. */
@@ -867,29 +838,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * overdue); it allocates the answer. Any thread.
      */
     public ExecutorStatistics statistics() {
-        long now = clock.nanoTime();
-        ReadyQueue.Overdue scan = new ReadyQueue.Overdue();
-        queue.ready.scan(now, scan);
-        long queued = queue.size();
-        long[] sum = pool.statistics();
-        long overdue = scan.count;
-        return new ExecutorStatistics(name,
-                Math.max(0L, queued - overdue),
-                overdue,
-                overdue > 0 ? now - scan.oldestDeadline : 0L,
-                pool.workerCount(),
-                scan.idleWorkers,
-                pool.completedTaskCount(),
-                queue.cancelledCount(),
-                rejected.sum(),
-                sum[WorkerStats.LATE],
-                lateThresholdNanos,
-                sum[WorkerStats.MISSED],
-                sum[WorkerStats.OVERRUNS],
-                periodicFailures.sum(),
-                java.util.Arrays.copyOfRange(sum, WorkerStats.LATENESS, WorkerStats.LATENESS + WorkerStats.BUCKETS),
-                java.util.Arrays.copyOfRange(sum, WorkerStats.HAND_OVER, WorkerStats.HAND_OVER + WorkerStats.BUCKETS),
-                java.util.Arrays.copyOfRange(sum, WorkerStats.WORKER_WAIT, WorkerStats.WORKER_WAIT + WorkerStats.BUCKETS));
+        return observability.statistics();
     }
 
     @Override
