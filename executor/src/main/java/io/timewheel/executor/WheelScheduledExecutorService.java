@@ -55,42 +55,11 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * machinery, which never starts a thread. Methods that only read or store configuration, invokeAll,
      * invokeAny, close and the hooks are inherited as they are.
      *
-     * The JDK's three roles, and the classes that share them (one package; package-private access holds it
-     * together):
-     *   this class      STPE's role: constructors, schedule*, execute and submit, delayedExecute,
-     *                   reExecutePeriodic, the shutdown policies (onShutdown), remove, purge, getQueue, and
-     *                   the configuration setters, which store and then tell the pool; and the answers to
-     *                   what the two below declare (Pool and Queue, below).
-     *   WorkerPool      ThreadPoolExecutor's role: run state, workers, getTask, termination, the counters.
-     *   TaskQueue       DelayedWorkQueue's role: the queued count, where each task waits (the tick thread's
-     *                   wheel, or the ready queue), remove, contains, collect. It holds:
-     *     ReadyQueue    the near term, tasks due within HORIZON_NANOS (134 ms), sorted under a private lock;
-     *                   the workers make the last, exact wait there, as on STPE;
-     *     QueuedCount   the striped count of queued tasks (size, and the "empty" termination decides on);
-     *     Sequencer     (static methods over counters TaskQueue holds) the numbers that break ties between
-     *                   equal deadlines.
-     *   TickThread      the thread that owns the wheels of the queues it serves (one for the JVM by default):
-     *                   it files the tasks and runs the commands that producers offer through its
-     *                   StripedInbox, hands due tasks to each queue's ReadyQueue, and touches nothing else of
-     *                   an executor. ParkGate decides when it sleeps and when a producer wakes it;
-     *     QueueWheel    its room for one queue: the wheel and its side of the queue's protocol;
-     *     HandOverBatch the due tasks it gathers outside the ready queue's lock and splices in.
-     *   QueueEntry      what a queue holds (the wheel node): ScheduledTask, one object that is the future,
-     *                   the runnable and the entry of a one-shot task, and the base of PeriodicTask; and
-     *                   DecoratedEntry, the holder of a task that decorateTask replaced by another class.
-     *   RunDispatcher   only with the builder's virtualThreadPerRun or runOn: where the workers hand due runs
-     *                   instead of running them (a new virtual thread each, or an Executor), and the counts the
-     *                   pool keeps of those runs (WorkerPool's notes, "Dispatch").
-     *   QueueView       what getQueue() returns: a BlockingQueue view of the TaskQueue.
-     *   NanoClock       the time source (System.nanoTime, or a manual clock in tests).
-     * The wheel package holds what knows nothing of executors: TimerWheel (single-threaded, clock-free; it
-     * sorts its batches with BatchSort and KeySort), TimerEntry (its node, which QueueEntry extends) and
-     * StripedInbox (the lock-free hand-off from any thread to the wheel's owner).
-     * Data flows one way: this class -> TaskQueue -> (TickThread -> wheel ->) ReadyQueue -> WorkerPool's
-     * workers, which run the task and, for a periodic one, come back here through the task's queue
-     * (reExecutePeriodic).
+     * This class is STPE's role; ThreadPoolExecutor's is WorkerPool's, DelayedWorkQueue's is TaskQueue's.
+     * The map of the package, every class and the way data flows through them, is in package-info.java.
      *
-     * Nothing below this class names it. ThreadPoolExecutor never names STPE: it reads its settings in place
+     * Nothing below this class names it (only the registries that hold executors do: Jfr and Jmx, to which
+     * Observability hands it). ThreadPoolExecutor never names STPE: it reads its settings in place
      * and declares its hooks, which STPE inherits or overrides. Here the roles are composed, so WorkerPool
      * and TaskQueue each declare what they need from above as abstract methods, and this class answers
      * them through its private subclasses, Pool and Queue, the only ones (each call is monomorphic and
