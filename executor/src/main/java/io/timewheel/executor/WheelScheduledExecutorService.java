@@ -16,7 +16,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
@@ -56,42 +55,11 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * machinery, which never starts a thread. Methods that only read or store configuration, invokeAll,
      * invokeAny, close and the hooks are inherited as they are.
      *
-     * The JDK's three roles, and the classes that share them (one package; package-private access holds it
-     * together):
-     *   this class      STPE's role: constructors, schedule*, execute and submit, delayedExecute,
-     *                   reExecutePeriodic, the shutdown policies (onShutdown), remove, purge, getQueue, and
-     *                   the configuration setters, which store and then tell the pool; and the answers to
-     *                   what the two below declare (Pool and Queue, below).
-     *   WorkerPool      ThreadPoolExecutor's role: run state, workers, getTask, termination, the counters.
-     *   TaskQueue       DelayedWorkQueue's role: the queued count, where each task waits (the tick thread's
-     *                   wheel, or the ready queue), remove, contains, collect. It holds:
-     *     ReadyQueue    the near term, tasks due within HORIZON_NANOS (134 ms), sorted under a private lock;
-     *                   the workers make the last, exact wait there, as on STPE;
-     *     QueuedCount   the striped count of queued tasks (size, and the "empty" termination decides on);
-     *     Sequencer     (static methods over counters TaskQueue holds) the numbers that break ties between
-     *                   equal deadlines.
-     *   TickThread      the thread that owns the wheels of the queues it serves (one for the JVM by default):
-     *                   it files the tasks and runs the commands that producers offer through its
-     *                   StripedInbox, hands due tasks to each queue's ReadyQueue, and touches nothing else of
-     *                   an executor. ParkGate decides when it sleeps and when a producer wakes it;
-     *     QueueWheel    its room for one queue: the wheel and its side of the queue's protocol;
-     *     HandOverBatch the due tasks it gathers outside the ready queue's lock and splices in.
-     *   QueueEntry      what a queue holds (the wheel node): ScheduledTask, one object that is the future,
-     *                   the runnable and the entry of a one-shot task, and the base of PeriodicTask; and
-     *                   DecoratedEntry, the holder of a task that decorateTask replaced by another class.
-     *   RunDispatcher   only with the builder's virtualThreadPerRun or runOn: where the workers hand due runs
-     *                   instead of running them (a new virtual thread each, or an Executor), and the counts the
-     *                   pool keeps of those runs (WorkerPool's notes, "Dispatch").
-     *   QueueView       what getQueue() returns: a BlockingQueue view of the TaskQueue.
-     *   NanoClock       the time source (System.nanoTime, or a manual clock in tests).
-     * The wheel package holds what knows nothing of executors: TimerWheel (single-threaded, clock-free; it
-     * sorts its batches with BatchSort and KeySort), TimerEntry (its node, which QueueEntry extends) and
-     * StripedInbox (the lock-free hand-off from any thread to the wheel's owner).
-     * Data flows one way: this class -> TaskQueue -> (TickThread -> wheel ->) ReadyQueue -> WorkerPool's
-     * workers, which run the task and, for a periodic one, come back here through the task's queue
-     * (reExecutePeriodic).
+     * This class is STPE's role; ThreadPoolExecutor's is WorkerPool's, DelayedWorkQueue's is TaskQueue's.
+     * The map of the package, every class and the way data flows through them, is in package-info.java.
      *
-     * Nothing below this class names it. ThreadPoolExecutor never names STPE: it reads its settings in place
+     * Nothing below this class names it (only the registries that hold executors do: Jfr and Jmx, to which
+     * Observability hands it). ThreadPoolExecutor never names STPE: it reads its settings in place
      * and declares its hooks, which STPE inherits or overrides. Here the roles are composed, so WorkerPool
      * and TaskQueue each declare what they need from above as abstract methods, and this class answers
      * them through its private subclasses, Pool and Queue, the only ones (each call is monomorphic and
@@ -121,26 +89,18 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * was counted in), the pool has no worker and can get none, so the task is taken back and cancelled
      * (cancelIfStranded) instead of staying queued for ever, as STPE leaves it.
      *
-     * Observability (statistics(), JFR, JMX, the starvation warning). Where each number comes from, and who
-     * writes it:
-     *   notYetDue, overdue, oldest overdue   computed when asked: the queued count (QueuedCount) and a scan of
-     *                                        the ready queue's due entries (ReadyQueue.scan, under its lock);
-     *   lateness and its parts, late, missed runs, overruns
-     *                                        each worker's WorkerStats cell, plain writes by that worker as it
-     *                                        takes a task (the times come with the entry from the ready queue,
-     *                                        which keeps each entry's hand-over time beside its deadline), summed
-     *                                        when asked (WorkerPool.statistics);
-     *   tasks run                            the workers' completedTasks (TPE's counter);
-     *   cancelled                            QueuedCount's cancel counter: a cancel counts its task out there
-     *                                        anyway, in its own cell (no extra write);
-     *   rejected                             a LongAdder, the rejection path only (never a schedule's path);
-     *   periodic failures                    a LongAdder, only on the path of a periodic run that threw
-     *                                        (PeriodicTask.continueAfter through TaskQueue.periodicRunFailed).
+     * Construction. The Builder is the public face of ExecutorOptions: each of its methods writes a setting
+     * there (checked there when the check is more than a null check), and the constructor reads it once: the
+     * core size, factory and handler go to STPE's constructor untouched; the name, the tick thread (the
+     * shared one, or one of its own), the run dispatcher and the default periodic policy come from it.
+     *
+     * Observability (statistics(), JFR, JMX, the starvation warning): Observability assembles the statistics
+     * and keeps the two counts that no lower class keeps (rejected, periodic failures); its notes say where
+     * each number comes from and who writes it. It registers the executor with Jfr, Jmx and the starvation
+     * watch at the end of the constructor, and unregisters it after terminated().
      * Periodic policies (PeriodicPolicy): the plain scheduleAtFixedRate/WithFixedDelay use the builder's
      * default, the overloads their argument; STPE's policy is stored as null, so a default task's run is
      * exactly STPE's path (PeriodicTask's notes).
-     * JFR: Jfr (the gate; its notes say how jdk.jfr stays optional and free without a recording). JMX: Jmx,
-     * loaded only when the builder asks for it. The starvation warning: StarvationWatch, run by the tick thread.
      */
 
     /** Delays are capped at 2^62 ns (146 years), as JDK 25's STPE does, so deadline differences never overflow. */
@@ -154,18 +114,10 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     private final WorkerPool pool;
     /** What getQueue() returns. Immutable. */
     private final QueueView queueView;
-    /** The name in statistics, events, the MXBean and the warning. Immutable. */
-    private final String name;
-    /** A run that starts this late or later is late. Immutable. */
-    private final long lateThresholdNanos;
-    /** Tasks handed to the rejected-execution handler. Any thread (the rejection path only). */
-    private final LongAdder rejected = new LongAdder();
-    /** Periodic runs that threw. Any thread (the path of a run that threw only). */
-    private final LongAdder periodicFailures = new LongAdder();
+    /** statistics(), the counts no lower class keeps, the JFR / JMX / starvation-watch registrations. Immutable. */
+    private final Observability observability;
     /** The builder's periodic policy for the plain scheduleAtFixedRate/WithFixedDelay, null if STPE's. Immutable. */
     private final PeriodicPolicy defaultPeriodicPolicy;
-    /** The registered MXBean's name (a javax.management.ObjectName), or null. Written once in the constructor. */
-    private final Object mxBeanName;
 
     /**
      * Creates an executor with the given core pool size, as {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int)}.
@@ -173,7 +125,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * @throws IllegalArgumentException if {@code corePoolSize < 0}
      */
     public WheelScheduledExecutorService(int corePoolSize) {
-        this(corePoolSize, Executors.defaultThreadFactory(), new AbortPolicy(), builder());
+        this(corePoolSize, Executors.defaultThreadFactory(), new AbortPolicy(), builder().options);
     }
 
     /**
@@ -183,7 +135,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * @throws NullPointerException     if {@code threadFactory} is null
      */
     public WheelScheduledExecutorService(int corePoolSize, ThreadFactory threadFactory) {
-        this(corePoolSize, threadFactory, new AbortPolicy(), builder());
+        this(corePoolSize, threadFactory, new AbortPolicy(), builder().options);
     }
 
     /**
@@ -193,7 +145,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * @throws NullPointerException     if {@code handler} is null
      */
     public WheelScheduledExecutorService(int corePoolSize, RejectedExecutionHandler handler) {
-        this(corePoolSize, Executors.defaultThreadFactory(), handler, builder());
+        this(corePoolSize, Executors.defaultThreadFactory(), handler, builder().options);
     }
 
     /**
@@ -204,35 +156,28 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      */
     public WheelScheduledExecutorService(int corePoolSize, ThreadFactory threadFactory,
                                          RejectedExecutionHandler handler) {
-        this(corePoolSize, threadFactory, handler, builder());
+        this(corePoolSize, threadFactory, handler, builder().options);
     }
 
     /** For subclasses that want the wheel options: {@code super(builder().corePoolSize(4).tickNanos(..))}. */
     protected WheelScheduledExecutorService(Builder builder) {
-        this(builder.corePoolSize, builder.threadFactory, builder.handler, builder);
+        this(builder.options.corePoolSize, builder.options.threadFactory, builder.options.handler, builder.options);
     }
 
     /** The arguments go to STPE's constructor untouched, so bad ones fail there, in STPE's order. */
     private WheelScheduledExecutorService(int corePoolSize, ThreadFactory threadFactory,
-                                          RejectedExecutionHandler handler, Builder options) {
+                                          RejectedExecutionHandler handler, ExecutorOptions options) {
         super(corePoolSize, threadFactory, handler);
         this.clock = options.clock;
-        this.name = options.name != null ? options.name
-                : getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(this));
-        this.lateThresholdNanos = options.lateThresholdNanos;
-        this.defaultPeriodicPolicy = options.periodicPolicy.isStpe() ? null : options.periodicPolicy;
+        String name = options.name(this);
+        this.defaultPeriodicPolicy = options.defaultPeriodicPolicy();
         RunDispatcher dispatcher = options.dispatcher(name); // fails here, before any thread, if it cannot be
-        TickThread tick = options.dedicatedTickThread || options.clock != NanoClock.SYSTEM
-                ? TickThread.dedicated(this, options.clock)
-                : TickThread.shared();
+        TickThread tick = options.tickThread(this);
         this.queue = new Queue(options.clock, tick, options.tickNanos);
-        this.pool = new Pool(queue, lateThresholdNanos, name, dispatcher);
+        this.pool = new Pool(queue, options.lateThresholdNanos, name, dispatcher);
         this.queueView = new QueueView(queue);
-        Jfr.register(this);
-        this.mxBeanName = options.jmx ? Jmx.register(this) : null;
-        if (options.starvationWarning) {
-            tick.watch(new StarvationWatch(queue, name, lateThresholdNanos, clock.nanoTime()));
-        }
+        this.observability = new Observability(name, options.lateThresholdNanos, clock, queue, pool);
+        observability.register(this, options.jmx, options.starvationWarning, tick);
     }
 
     /** A builder for an executor with wheel options. */
@@ -242,20 +187,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     /** Options of a {@link WheelScheduledExecutorService}. Not thread safe. */
     public static final class Builder {
-        private int corePoolSize = 1;
-        private ThreadFactory threadFactory = Executors.defaultThreadFactory();
-        private RejectedExecutionHandler handler = new AbortPolicy();
-        private long tickNanos = defaultTickNanos();
-        private boolean dedicatedTickThread;
-        private NanoClock clock = NanoClock.SYSTEM;
-        private String name;
-        private long lateThresholdNanos = defaultLateThresholdNanos();
-        private boolean starvationWarning = Boolean.getBoolean("timewheel.starvationWarning");
-        private boolean jmx = Boolean.getBoolean("timewheel.jmx");
-        private PeriodicPolicy periodicPolicy = PeriodicPolicy.STPE;
-        /** -1: runs on the pool's threads; else a virtual thread per run, bounded if > 0. */
-        private int virtualThreadRuns = -1;
-        private Executor runOn;
+        /** The settings this builder writes, read by the executor's constructor (ExecutorOptions' notes). */
+        final ExecutorOptions options = new ExecutorOptions();
 
         Builder() {
         }
@@ -266,7 +199,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * tasks only its failure policy applies. The overloads that take a policy ignore this default.
          */
         public Builder periodicPolicy(PeriodicPolicy policy) {
-            this.periodicPolicy = Objects.requireNonNull(policy, "policy");
+            options.periodicPolicy = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
@@ -275,7 +208,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * identity hash, as in {@code toString()}).
          */
         public Builder name(String name) {
-            this.name = Objects.requireNonNull(name, "name");
+            options.name = Objects.requireNonNull(name, "name");
             return this;
         }
 
@@ -285,11 +218,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * 100 ms, or the system property {@code timewheel.lateThresholdMillis}).
          */
         public Builder lateThreshold(long duration, TimeUnit unit) {
-            long nanos = unit.toNanos(duration);
-            if (nanos <= 0) {
-                throw new IllegalArgumentException("lateThreshold must be positive: " + duration + " " + unit);
-            }
-            this.lateThresholdNanos = nanos;
+            options.lateThreshold(duration, unit);
             return this;
         }
 
@@ -303,7 +232,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * else false.
          */
         public Builder starvationWarning(boolean on) {
-            this.starvationWarning = on;
+            options.starvationWarning = on;
             return this;
         }
 
@@ -315,7 +244,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * system property {@code timewheel.jmx} (which the agent's {@code jmx} option sets), else false.
          */
         public Builder jmx(boolean on) {
-            this.jmx = on;
+            options.jmx = on;
             return this;
         }
 
@@ -343,11 +272,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * @throws IllegalArgumentException if {@code maxConcurrentRuns < 0}
          */
         public Builder virtualThreadPerRun(int maxConcurrentRuns) {
-            if (maxConcurrentRuns < 0) {
-                throw new IllegalArgumentException("maxConcurrentRuns must not be negative: " + maxConcurrentRuns);
-            }
-            this.virtualThreadRuns = maxConcurrentRuns;
-            this.runOn = null;
+            options.virtualThreadPerRun(maxConcurrentRuns);
             return this;
         }
 
@@ -358,32 +283,23 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * caller's: shutting this executor down does not shut it down. Replaces {@code virtualThreadPerRun}.
          */
         public Builder runOn(Executor executor) {
-            this.runOn = Objects.requireNonNull(executor, "executor");
-            this.virtualThreadRuns = -1;
+            options.runOn(executor);
             return this;
-        }
-
-        /** The dispatcher the options ask for, or null; virtual threads fail here before Java 21. */
-        RunDispatcher dispatcher(String executorName) {
-            if (runOn != null) {
-                return RunDispatcher.onExecutor(runOn);
-            }
-            return virtualThreadRuns < 0 ? null : RunDispatcher.onVirtualThreads(executorName + "-run-", virtualThreadRuns);
         }
 
         /** The core pool size (default 1). Checked by the executor's constructor: negative is an IllegalArgumentException. */
         public Builder corePoolSize(int corePoolSize) {
-            this.corePoolSize = corePoolSize;
+            options.corePoolSize = corePoolSize;
             return this;
         }
 
         public Builder threadFactory(ThreadFactory threadFactory) {
-            this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+            options.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
             return this;
         }
 
         public Builder rejectedExecutionHandler(RejectedExecutionHandler handler) {
-            this.handler = Objects.requireNonNull(handler, "handler");
+            options.handler = Objects.requireNonNull(handler, "handler");
             return this;
         }
 
@@ -393,7 +309,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * trades the wheel's bookkeeping against how many timers share a slot.
          */
         public Builder tickNanos(long tickNanos) {
-            this.tickNanos = TimerWheel.checkTickNanos(tickNanos);
+            options.tickNanos = TimerWheel.checkTickNanos(tickNanos);
             return this;
         }
 
@@ -402,51 +318,18 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * instead of sharing the JVM-wide one (default false).
          */
         public Builder dedicatedTickThread(boolean dedicated) {
-            this.dedicatedTickThread = dedicated;
+            options.dedicatedTickThread = dedicated;
             return this;
         }
 
         /** For tests only: the time source (implies a dedicated tick thread). */
         Builder clock(NanoClock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
+            options.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
-        /** 10^8 ns = 100 ms. */
-        static final long DEFAULT_LATE_THRESHOLD_NANOS = 100_000_000L;
-
         public WheelScheduledExecutorService build() {
             return new WheelScheduledExecutorService(this);
-        }
-
-        private static long defaultLateThresholdNanos() {
-            String value = System.getProperty("timewheel.lateThresholdMillis");
-            if (value != null) {
-                try {
-                    long millis = Long.parseLong(value.trim());
-                    if (millis > 0) {
-                        return TimeUnit.MILLISECONDS.toNanos(millis);
-                    }
-                } catch (NumberFormatException notANumber) {
-                    // reported below
-                }
-                System.getLogger("io.timewheel").log(System.Logger.Level.WARNING,
-                        "ignoring timewheel.lateThresholdMillis=" + value + ": not a positive number of milliseconds");
-            }
-            return DEFAULT_LATE_THRESHOLD_NANOS;
-        }
-
-        private static long defaultTickNanos() {
-            String value = System.getProperty("timewheel.tickNanos");
-            if (value != null) {
-                try {
-                    return TimerWheel.checkTickNanos(Long.parseLong(value.trim()));
-                } catch (RuntimeException e) {
-                    System.getLogger("io.timewheel").log(System.Logger.Level.WARNING,
-                            "ignoring timewheel.tickNanos=" + value + ": " + e.getMessage());
-                }
-            }
-            return TimerWheel.DEFAULT_TICK_NANOS;
         }
     }
 
@@ -675,7 +558,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     /** TPE's reject: the handler as TPE reads its field. */
     private void reject(RunnableScheduledFuture<?> task) {
-        rejected.increment();
+        observability.rejected.increment();
         super.getRejectedExecutionHandler().rejectedExecution(task, this);
     }
 
@@ -893,10 +776,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             try {
                 WheelScheduledExecutorService.this.terminated();
             } finally {
-                Jfr.unregister(WheelScheduledExecutorService.this);
-                if (mxBeanName != null) {
-                    Jmx.unregister(mxBeanName);
-                }
+                observability.unregister(WheelScheduledExecutorService.this);
             }
         }
     }
@@ -929,7 +809,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
         @Override
         void periodicRunFailed() {
-            periodicFailures.increment();
+            observability.periodicFailures.increment();
         }
 
         /** As STPE's remove after a cancel (tryTerminate), which has nothing to do while the pool runs. */
@@ -951,29 +831,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * overdue); it allocates the answer. Any thread.
      */
     public ExecutorStatistics statistics() {
-        long now = clock.nanoTime();
-        ReadyQueue.Overdue scan = new ReadyQueue.Overdue();
-        queue.ready.scan(now, scan);
-        long queued = queue.size();
-        long[] sum = pool.statistics();
-        long overdue = scan.count;
-        return new ExecutorStatistics(name,
-                Math.max(0L, queued - overdue),
-                overdue,
-                overdue > 0 ? now - scan.oldestDeadline : 0L,
-                pool.workerCount(),
-                scan.idleWorkers,
-                pool.completedTaskCount(),
-                queue.cancelledCount(),
-                rejected.sum(),
-                sum[WorkerStats.LATE],
-                lateThresholdNanos,
-                sum[WorkerStats.MISSED],
-                sum[WorkerStats.OVERRUNS],
-                periodicFailures.sum(),
-                java.util.Arrays.copyOfRange(sum, WorkerStats.LATENESS, WorkerStats.LATENESS + WorkerStats.BUCKETS),
-                java.util.Arrays.copyOfRange(sum, WorkerStats.HAND_OVER, WorkerStats.HAND_OVER + WorkerStats.BUCKETS),
-                java.util.Arrays.copyOfRange(sum, WorkerStats.WORKER_WAIT, WorkerStats.WORKER_WAIT + WorkerStats.BUCKETS));
+        return observability.statistics();
     }
 
     @Override

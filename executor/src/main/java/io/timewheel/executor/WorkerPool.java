@@ -3,18 +3,17 @@ package io.timewheel.executor;
 import java.util.HashSet;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The worker threads and the run state of one executor: ThreadPoolExecutor's role, with its semantics,
- * method for method (ctl, Worker, addWorker, runWorker, getTask, processWorkerExit, tryTerminate, the
- * interrupts and the counters). What it needs from above (its settings and its hooks) it declares as
- * abstract methods, which the executor's subclass answers. Any thread.
+ * method for method (addWorker, runWorker, getTask, processWorkerExit, tryTerminate, the interrupts and the
+ * counters; its ctl word lives in its superclass, RunState, and each thread is a {@link Worker}). What it
+ * needs from above (its settings and its hooks) it declares as abstract methods, which the executor's
+ * subclass answers. Any thread.
  */
-abstract class WorkerPool {
+abstract class WorkerPool extends RunState {
     /*
      * Implementation notes
      *
@@ -35,12 +34,9 @@ abstract class WorkerPool {
      *     beforeExecute, afterExecute and terminated are the executor's hooks, called where TPE calls them.
      *   - There is no firstTask: STPE never passes one (ensurePrestart adds workers with none).
      *
-     * Run state (ctl high bits), as ThreadPoolExecutor:
-     *   RUNNING -> SHUTDOWN      shutdown()
-     *   RUNNING | SHUTDOWN -> STOP   shutdownNow()
-     *   SHUTDOWN -> TIDYING      queue and pool empty (tryTerminate)
-     *   STOP -> TIDYING          pool empty (tryTerminate)
-     *   TIDYING -> TERMINATED    after terminated() has returned or thrown
+     * Run state: ctl, TPE's word of run state and worker count, is inherited from RunState, which holds its
+     * encoding, its reads and the list of its transitions; this class makes the transitions (shutdown,
+     * shutdownNow, tryTerminate) and moves the count (addWorker, getTask, processWorkerExit).
      *
      * Statistics (the executor's statistics()): each Worker has a WorkerStats cell that only its thread
      * writes, with plain writes, when it takes a task (lateness, its hand-over and worker-wait parts, late,
@@ -63,24 +59,17 @@ abstract class WorkerPool {
      * counted for dispatched runs (the worker's cell has no end time for them); lateness and missed runs are,
      * at the take. With dispatcher null (the default) none of this is on any path.
      *
-     * Ownership: ctl any thread, via CAS; workers, largestPoolSize, completedTaskCount and retired guarded by
-     * mainLock; a Worker's completedTasks written by its own thread while it holds its own lock; a Worker's
-     * stats written by its own thread (WorkerStats' notes).
+     * Workers: each pool thread is a Worker (its own file, TPE's nested Worker), a non-reentrant lock that its
+     * thread holds while it runs a task, so that the idle workers are those whose lock is free; its thread
+     * runs this class's loop (runWorker), and this class adds, counts, interrupts and retires the workers.
+     *
+     * Ownership: ctl (RunState) any thread, via CAS; workers, largestPoolSize, completedTaskCount and retired
+     * guarded by mainLock; a Worker's completedTasks written by its own thread while it holds its own lock; a
+     * Worker's stats written by its own thread (Worker's and WorkerStats' notes).
      */
-
-    // ctl: run state in the high 3 bits, worker count in the low 29
-    private static final int COUNT_BITS = Integer.SIZE - 3;
-    private static final int COUNT_MASK = (1 << COUNT_BITS) - 1;
-    private static final int RUNNING = -1 << COUNT_BITS;
-    private static final int SHUTDOWN = 0;
-    private static final int STOP = 1 << COUNT_BITS;
-    private static final int TIDYING = 2 << COUNT_BITS;
-    private static final int TERMINATED = 3 << COUNT_BITS;
 
     private final TaskQueue queue;
 
-    /** Run state and worker count. Any thread, via CAS. */
-    private final AtomicInteger ctl = new AtomicInteger(RUNNING);
     private final ReentrantLock mainLock = new ReentrantLock();
     private final Condition termination = mainLock.newCondition();
     /** Guarded by mainLock. */
@@ -138,64 +127,8 @@ abstract class WorkerPool {
     /** TPE's terminated hook, called once, on the way from TIDYING to TERMINATED. */
     abstract void terminated();
 
-    private static int workerCountOf(int c) {
-        return c & COUNT_MASK;
-    }
-
-    private static int ctlOf(int runState, int workerCount) {
-        return runState | workerCount;
-    }
-
-    private static boolean runStateLessThan(int c, int s) {
-        return c < s;
-    }
-
-    private static boolean runStateAtLeast(int c, int s) {
-        return c >= s;
-    }
-
-    private static boolean isRunning(int c) {
-        return c < SHUTDOWN;
-    }
-
     // ---------------------------------------------------------------------------------------------
-    // Run state
-
-    boolean isRunning() {
-        return isRunning(ctl.get());
-    }
-
-    boolean isShutdown() {
-        return runStateAtLeast(ctl.get(), SHUTDOWN);
-    }
-
-    /** At least STOP: no queued task may run any more. */
-    boolean isStopped() {
-        return runStateAtLeast(ctl.get(), STOP);
-    }
-
-    /** At least TIDYING: no worker is left and none can be added, so nothing queued will ever run. */
-    boolean isTidying() {
-        return runStateAtLeast(ctl.get(), TIDYING);
-    }
-
-    boolean isTerminating() {
-        int c = ctl.get();
-        return runStateAtLeast(c, SHUTDOWN) && runStateLessThan(c, TERMINATED);
-    }
-
-    boolean isTerminated() {
-        return runStateAtLeast(ctl.get(), TERMINATED);
-    }
-
-    private void advanceRunState(int targetState) {
-        for (;;) {
-            int c = ctl.get();
-            if (runStateAtLeast(c, targetState) || ctl.compareAndSet(c, ctlOf(targetState, workerCountOf(c)))) {
-                break;
-            }
-        }
-    }
+    // Run state transitions and termination
 
     /** TPE's shutdown, less onShutdown and tryTerminate, which the executor calls after it. */
     void shutdown() {
@@ -276,83 +209,6 @@ abstract class WorkerPool {
     // ---------------------------------------------------------------------------------------------
     // Workers
 
-    /** A pool thread. Its lock is held while it runs a task, so idle workers are those whose lock is free. */
-    private final class Worker extends AbstractQueuedSynchronizer implements Runnable {
-        private static final long serialVersionUID = 1L;
-
-        final transient Thread thread;
-        /** Written by the worker's own thread while it holds its own lock; read under mainLock. */
-        volatile long completedTasks;
-        /** This worker's statistics cell. Written by the worker's own thread only. */
-        final WorkerStats stats = new WorkerStats();
-        /**
-         * Dispatch only: true while this worker holds a task it has taken and not yet counted in the
-         * dispatcher's inFlight (it waits for a permit, or is about to hand the run over). taskCount counts such
-         * a worker as one task, as TPE counts a locked worker; not a worker whose thread has not started yet,
-         * nor one whose run is already counted in flight (getActiveCount, the runs in flight, counts neither).
-         * Written by the worker's own thread while it holds its own lock; read under mainLock.
-         */
-        volatile boolean holding;
-
-        Worker() {
-            setState(-1); // no interrupts until the thread runs
-            this.thread = threadFactory().newThread(this); // virtual getThreadFactory(), as TPE's Worker
-        }
-
-        @Override
-        public void run() {
-            runWorker(this);
-        }
-
-        @Override
-        protected boolean isHeldExclusively() {
-            return getState() != 0;
-        }
-
-        @Override
-        protected boolean tryAcquire(int unused) {
-            if (compareAndSetState(0, 1)) {
-                setExclusiveOwnerThread(Thread.currentThread());
-                return true;
-            }
-            return false;
-        }
-
-        @Override
-        protected boolean tryRelease(int unused) {
-            setExclusiveOwnerThread(null);
-            setState(0);
-            return true;
-        }
-
-        void lock() {
-            acquire(1);
-        }
-
-        boolean tryLock() {
-            return tryAcquire(1);
-        }
-
-        void unlock() {
-            release(1);
-        }
-
-        boolean isLocked() {
-            return isHeldExclusively();
-        }
-
-        void interruptIfStarted() {
-            Thread t;
-            if (getState() >= 0 && (t = thread) != null && !t.isInterrupted()) {
-                try {
-                    t.interrupt();
-                } catch (SecurityException ignore) {
-                    // as ThreadPoolExecutor: nothing more to do
-                }
-            }
-        }
-    }
-
     /** STPE's ensurePrestart: one more core thread per schedule, or one thread when the core size is 0. */
     void ensurePrestart() {
         int wc = workerCountOf(ctl.get());
@@ -398,7 +254,7 @@ abstract class WorkerPool {
         boolean workerStarted = false;
         Worker w = null;
         try {
-            w = new Worker();
+            w = new Worker(this);
             Thread t = w.thread;
             if (t != null) {
                 boolean workerAdded = false;
@@ -442,7 +298,8 @@ abstract class WorkerPool {
         }
     }
 
-    private void runWorker(Worker w) {
+    /** TPE's runWorker: the loop of worker {@code w}, on its thread (Worker.run). */
+    final void runWorker(Worker w) {
         Thread wt = Thread.currentThread();
         w.unlock(); // allow interrupts
         boolean completedAbruptly = true;
@@ -677,11 +534,6 @@ abstract class WorkerPool {
             mainLock.unlock();
         }
         return sum;
-    }
-
-    /** The worker count (ctl's), without a lock: for the starvation watch, which must not block. Any thread. */
-    int workerCount() {
-        return workerCountOf(ctl.get());
     }
 
     int poolSize() {

@@ -1,0 +1,114 @@
+package io.timewheel.executor;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What one executor shows of itself beyond STPE's getters: its statistics ({@link ExecutorStatistics},
+ * assembled when asked from the counts its queue and pool keep, and the two counts kept here), and its
+ * registrations with JFR, JMX and the starvation watch, made when it is built and undone when it terminates.
+ * Any thread.
+ */
+final class Observability {
+    /*
+     * Implementation notes
+     *
+     * Where each number of statistics() comes from, and who writes it:
+     *   notYetDue, overdue, oldest overdue   computed when asked: the queued count (QueuedCount) and a scan of
+     *                                        the ready queue's due entries (ReadyQueue.scan, under its lock);
+     *   lateness and its parts, late, missed runs, overruns
+     *                                        each worker's WorkerStats cell, plain writes by that worker as it
+     *                                        takes a task (the times come with the entry from the ready queue,
+     *                                        which keeps each entry's hand-over time beside its deadline), summed
+     *                                        when asked (WorkerPool.statistics);
+     *   tasks run                            the workers' completedTasks (TPE's counter);
+     *   cancelled                            QueuedCount's cancel counter: a cancel counts its task out there
+     *                                        anyway, in its own cell (no extra write);
+     *   rejected                             a LongAdder here, the rejection path only (never a schedule's path);
+     *   periodic failures                    a LongAdder here, only on the path of a periodic run that threw
+     *                                        (PeriodicTask.continueAfter through TaskQueue.periodicRunFailed).
+     * Nothing here is on a schedule's, a cancel's, a worker's or the tick thread's path: the executor touches
+     * this object on the rejection path, on a failed periodic run, in statistics(), when it is built and when
+     * it terminates.
+     *
+     * JFR: Jfr (the gate; its notes say how jdk.jfr stays optional and free without a recording). JMX: Jmx,
+     * loaded only when the builder asks for it. The starvation warning: StarvationWatch, run by the tick thread.
+     * Both registries call the executor's statistics(), which comes back here: register is called once the
+     * executor has this object, and Jfr's periodic thread may call statistics() from the moment Jfr.register
+     * returns.
+     *
+     * Ownership: name, lateThresholdNanos, clock, queue and pool immutable; rejected and periodicFailures any
+     * thread (LongAdder); mxBeanName written once, by the constructing thread inside the executor's
+     * constructor (register), read by the thread that runs terminated() (unregister), which sees it through
+     * the executor's final field that holds this object (JLS 17.5).
+     */
+
+    /** The name in statistics, events, the MXBean and the warning. Immutable. */
+    private final String name;
+    /** A run that starts this late or later is late. Immutable. */
+    private final long lateThresholdNanos;
+    private final NanoClock clock;
+    private final TaskQueue queue;
+    private final WorkerPool pool;
+    /** Tasks handed to the rejected-execution handler. Any thread (the rejection path only). */
+    final LongAdder rejected = new LongAdder();
+    /** Periodic runs that threw. Any thread (the path of a run that threw only). */
+    final LongAdder periodicFailures = new LongAdder();
+    /** The registered MXBean's name (a javax.management.ObjectName), or null. Written once, in register. */
+    private Object mxBeanName;
+
+    Observability(String name, long lateThresholdNanos, NanoClock clock, TaskQueue queue, WorkerPool pool) {
+        this.name = name;
+        this.lateThresholdNanos = lateThresholdNanos;
+        this.clock = clock;
+        this.queue = queue;
+        this.pool = pool;
+    }
+
+    /**
+     * Registers {@code executor} with JFR, with JMX if {@code jmx}, and with {@code tick}'s starvation watch if
+     * {@code starvationWarning}. Once, at the end of the executor's constructor.
+     */
+    void register(WheelScheduledExecutorService executor, boolean jmx, boolean starvationWarning, TickThread tick) {
+        Jfr.register(executor);
+        this.mxBeanName = jmx ? Jmx.register(executor) : null;
+        if (starvationWarning) {
+            tick.watch(new StarvationWatch(queue, name, lateThresholdNanos, clock.nanoTime()));
+        }
+    }
+
+    /** Undoes register's JFR and JMX registrations. Once, when the executor terminates (after terminated()). */
+    void unregister(WheelScheduledExecutorService executor) {
+        Jfr.unregister(executor);
+        if (mxBeanName != null) {
+            Jmx.unregister(mxBeanName);
+        }
+    }
+
+    /** The executor's statistics now (WheelScheduledExecutorService.statistics() says what it costs). */
+    ExecutorStatistics statistics() {
+        long now = clock.nanoTime();
+        ReadyQueue.Overdue scan = new ReadyQueue.Overdue();
+        queue.ready.scan(now, scan);
+        long queued = queue.size();
+        long[] sum = pool.statistics();
+        long overdue = scan.count;
+        return new ExecutorStatistics(name,
+                Math.max(0L, queued - overdue),
+                overdue,
+                overdue > 0 ? now - scan.oldestDeadline : 0L,
+                pool.workerCount(),
+                scan.idleWorkers,
+                pool.completedTaskCount(),
+                queue.cancelledCount(),
+                rejected.sum(),
+                sum[WorkerStats.LATE],
+                lateThresholdNanos,
+                sum[WorkerStats.MISSED],
+                sum[WorkerStats.OVERRUNS],
+                periodicFailures.sum(),
+                Arrays.copyOfRange(sum, WorkerStats.LATENESS, WorkerStats.LATENESS + WorkerStats.BUCKETS),
+                Arrays.copyOfRange(sum, WorkerStats.HAND_OVER, WorkerStats.HAND_OVER + WorkerStats.BUCKETS),
+                Arrays.copyOfRange(sum, WorkerStats.WORKER_WAIT, WorkerStats.WORKER_WAIT + WorkerStats.BUCKETS));
+    }
+}

@@ -1,0 +1,108 @@
+package io.timewheel.executor;
+
+import java.util.concurrent.locks.AbstractQueuedSynchronizer;
+
+/**
+ * One pool thread of a {@link WorkerPool}, and the lock it holds while it runs a task: ThreadPoolExecutor's
+ * Worker. Idle workers are those whose lock is free. Its thread runs the pool's loop (WorkerPool.runWorker);
+ * the other methods are for the pool, any thread.
+ */
+final class Worker extends AbstractQueuedSynchronizer implements Runnable {
+    /*
+     * Implementation notes
+     *
+     * As TPE's Worker, a non-reentrant lock over AQS state, so that a worker that is running a task cannot be
+     * interrupted by the pool's interruptIdleWorkers (which interrupts only the workers whose tryLock
+     * succeeds), nor by its own calls to setCorePoolSize and the like from inside a task:
+     *   -1   created, its thread not yet running: no interrupts (interruptIfStarted skips it);
+     *   0    idle, in WorkerPool.getTask;
+     *   1    running a task (or, with a dispatcher, handing one over): held by its own thread.
+     * Transitions: -1 -> 0 when the thread starts its loop (runWorker's first unlock); 0 -> 1 (lock) and
+     * 1 -> 0 (unlock) around each task by its own thread; 0 -> 1 -> 0 briefly by a thread in
+     * interruptIdleWorkers (tryLock, interrupt, unlock).
+     *
+     * Ownership: thread, stats and pool immutable. completedTasks written by the worker's own thread while it
+     * holds its own lock, read under the pool's mainLock (volatile: the pool's counts read it while the worker
+     * runs). stats written by the worker's own thread only (WorkerStats' notes), summed by any thread. holding
+     * (dispatch only) as completedTasks.
+     */
+    private static final long serialVersionUID = 1L;
+
+    /** The pool whose loop this worker's thread runs. Immutable. */
+    private final transient WorkerPool pool;
+    /** The thread the pool's thread factory made for this worker, or null if it made none. Immutable. */
+    final transient Thread thread;
+    /** Written by the worker's own thread while it holds its own lock; read under the pool's mainLock. */
+    volatile long completedTasks;
+    /** This worker's statistics cell. Written by the worker's own thread only. */
+    final WorkerStats stats = new WorkerStats();
+    /**
+     * Dispatch only: true while this worker holds a task it has taken and not yet counted in the
+     * dispatcher's inFlight (it waits for a permit, or is about to hand the run over). taskCount counts such
+     * a worker as one task, as TPE counts a locked worker; not a worker whose thread has not started yet,
+     * nor one whose run is already counted in flight (getActiveCount, the runs in flight, counts neither).
+     * Written by the worker's own thread while it holds its own lock; read under the pool's mainLock.
+     */
+    volatile boolean holding;
+
+    /** Asks the pool's thread factory for the thread (the virtual getThreadFactory(), as TPE's Worker). */
+    Worker(WorkerPool pool) {
+        setState(-1); // no interrupts until the thread runs
+        this.pool = pool;
+        this.thread = pool.threadFactory().newThread(this);
+    }
+
+    @Override
+    public void run() {
+        pool.runWorker(this);
+    }
+
+    @Override
+    protected boolean isHeldExclusively() {
+        return getState() != 0;
+    }
+
+    @Override
+    protected boolean tryAcquire(int unused) {
+        if (compareAndSetState(0, 1)) {
+            setExclusiveOwnerThread(Thread.currentThread());
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    protected boolean tryRelease(int unused) {
+        setExclusiveOwnerThread(null);
+        setState(0);
+        return true;
+    }
+
+    void lock() {
+        acquire(1);
+    }
+
+    boolean tryLock() {
+        return tryAcquire(1);
+    }
+
+    void unlock() {
+        release(1);
+    }
+
+    boolean isLocked() {
+        return isHeldExclusively();
+    }
+
+    /** Interrupts the thread if it has started its loop (shutdownNow). */
+    void interruptIfStarted() {
+        Thread t;
+        if (getState() >= 0 && (t = thread) != null && !t.isInterrupted()) {
+            try {
+                t.interrupt();
+            } catch (SecurityException ignore) {
+                // as ThreadPoolExecutor: nothing more to do
+            }
+        }
+    }
+}
