@@ -280,7 +280,10 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * Runs each due task on {@code executor} instead of the pool's threads, with the same meanings as
          * {@link #virtualThreadPerRun(int)} (hooks on the executor's thread that runs the task). If the executor
          * rejects a run, the pool thread that handed it over runs it. The executor's own lifecycle is the
-         * caller's: shutting this executor down does not shut it down. Replaces {@code virtualThreadPerRun}.
+         * caller's: shutting this executor down does not shut it down. Shut it down after this executor has
+         * terminated: termination waits for every run handed over to finish, and a run the executor accepted
+         * but never runs (its {@code shutdownNow} returned it) keeps this executor from terminating. Replaces
+         * {@code virtualThreadPerRun}.
          */
         public Builder runOn(Executor executor) {
             options.runOn(executor);

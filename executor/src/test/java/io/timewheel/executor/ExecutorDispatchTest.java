@@ -45,6 +45,12 @@ class ExecutorDispatchTest extends ManualClockTestBase {
 
     @org.junit.jupiter.api.AfterEach
     void shutDownTargets() throws InterruptedException {
+        // the wheel executors first (JUnit runs this before the base class's @AfterEach): a target shut down
+        // first drops the runs still queued in it, and the wheel executor waits for them for ever (runOn's doc)
+        for (WheelScheduledExecutorService e : executors) {
+            e.shutdownNow();
+            assertTrue(e.awaitTermination(10, SECONDS));
+        }
         for (ExecutorService e : targets) {
             e.shutdownNow();
             assertTrue(e.awaitTermination(10, SECONDS));
