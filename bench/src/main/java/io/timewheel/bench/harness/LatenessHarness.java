@@ -16,9 +16,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Lateness: how long after its deadline each timer starts to run. Per implementation, in one run: a
- * warm-up of every implementation first, then per round and implementation a fresh instance, a warm-up
- * round on it, then {@code timers} timers with random whole-millisecond delays 1..{@code maxDelayMs},
- * scheduled back to back from one thread. Each task records {@code System.nanoTime()} when it starts.
+ * warm-up of every implementation first (one round of the measured size and delays), then per round and
+ * implementation a fresh instance, a warm-up round on it (a fifth of the timers, the same delays), then
+ * {@code timers} timers with random whole-millisecond delays 1..{@code maxDelayMs}, scheduled back to back
+ * from one thread. Until 2026-11-26 the warm-ups used delays of at most 50 ms, which never reach timewheel's
+ * tick thread (its near term is 134 ms): its hand-over code compiled during the measured rounds. The cold
+ * cost of that path is what {@code punctuality cold --max-delay-ms 500} shows. Each task records {@code System.nanoTime()} when it starts.
  *
  * <p>The deadline of a timer is read as {@code nanoTime()} just before the schedule call plus the delay:
  * the implementation's own deadline is at or after it, so "early" (start before that) is early for
@@ -105,8 +108,11 @@ public final class LatenessHarness {
             throws InterruptedException {
         out.printf("lateness: %,d timers per round, random delays 1..%d ms, scheduled from one thread; %d interleaved round(s),"
                 + " the round with the median p99 shown%n", timers, maxDelayMs, rounds);
-        for (Peer peer : peers) { // JIT warm-up of the shared code (this harness, the JDK's latches) before any round counts
-            measure(peer, Math.max(1, timers / 5), Math.min(maxDelayMs, 50), 1);
+        // JIT warm-up before any round counts: one round of the measured size and delays per peer, so that every
+        // peer's code for those delays has run as often as in a measured round (timers beyond timewheel's near term
+        // take its tick thread's path, which shorter delays never reach; STPE has one path for all)
+        for (Peer peer : peers) {
+            measure(peer, timers, maxDelayMs, 1);
         }
         Map<Peer, List<Result>> all = new LinkedHashMap<>();
         for (int round = 0; round < rounds; round++) {
@@ -143,7 +149,7 @@ public final class LatenessHarness {
 
     public static Result measure(Peer peer, int timers, int maxDelayMs, long seed) throws InterruptedException {
         try (TimerService service = peer.create()) {
-            round(service, Math.max(1, timers / 5), Math.min(maxDelayMs, 50), 1); // warm-up: JIT and threads
+            round(service, Math.max(1, timers / 5), maxDelayMs, 1); // warm-up of the instance: threads, its own paths
             System.gc();
             ExecutorStatistics before = statistics(service);
             Result result = round(service, timers, maxDelayMs, seed);
