@@ -131,7 +131,7 @@ final class TickThread implements Runnable {
     private final List<Command> afterExpiry = new ArrayList<>();
     /** Loop iterations so far (wake-ups and re-checks). Written by this thread only. */
     private volatile long loops;
-    /** The relative time of the last timed or untimed park decided (tests). Written by this thread only. */
+    /** The time the last park decided was for, as passed to parkNanos (tests). Written by this thread only. */
     private volatile long lastParkDelay;
     /** The loop (loops) that decided the last park (tests). Written by this thread only, after lastParkDelay. */
     private volatile long parkedInLoop;
@@ -407,7 +407,7 @@ final class TickThread implements Runnable {
         afterExpiry.clear();
     }
 
-    /** For tests only: the park time (ns, or ParkGate.INDEFINITELY) of the last park decided. Any thread. */
+    /** For tests only: the last park time decided, as passed to parkNanos (or INDEFINITELY). Any thread. */
     long lastParkDelay() {
         return lastParkDelay;
     }
@@ -447,17 +447,17 @@ final class TickThread implements Runnable {
         if (delay <= 0) {
             return; // something was offered meanwhile: look again now
         }
-        lastParkDelay = delay;
-        parkedInLoop = loops; // after lastParkDelay: a test that sees this loop's number sees its delay
         // offered after the detach by producers that found this thread awake (a message has no deadline for
         // prepare to see): read it by parkedAt + DRAIN_NANOS, as if it came while parked (ParkGate)
         boolean lazy = gate.state() == PARKED_LONG && !inbox.isEmpty() && gate.lazy();
-        if (!lazy && delay == ParkGate.INDEFINITELY) {
+        // what is left of the delay after prepare: the first parks of a fresh JVM link its VarHandles
+        // (milliseconds), and a process stopped meanwhile must not sleep the whole delay after it resumes
+        long left = delay == ParkGate.INDEFINITELY ? delay : delay - (clock.nanoTime() - now);
+        lastParkDelay = left;
+        parkedInLoop = loops; // after lastParkDelay: a test that sees this loop's number sees its park time
+        if (!lazy && left == ParkGate.INDEFINITELY) {
             LockSupport.park(this);
         } else if (!lazy) {
-            // what is left of the delay after prepare: the first parks of a fresh JVM link its VarHandles
-            // (milliseconds), and a process stopped meanwhile must not sleep the whole delay after it resumes
-            long left = delay - (clock.nanoTime() - now);
             if (left > 0) {
                 LockSupport.parkNanos(this, left);
             }
