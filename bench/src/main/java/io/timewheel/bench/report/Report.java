@@ -243,7 +243,13 @@ public final class Report {
         return md.toString();
     }
 
-    /** bench/results/README.md: links to every run's report. */
+    /** The last line of the part of bench/results/README.md that writeIndex writes; what follows is kept. */
+    static final String INDEX_END = "Each report records the machine, the JDK, the load and the exact command.\n";
+
+    /**
+     * bench/results/README.md: links to every run's report, then whatever the file already had after them
+     * (the hand-written index of the other results files), kept as it was.
+     */
     public static void writeIndex(Path resultsDir) throws IOException {
         if (resultsDir == null) {
             return;
@@ -262,8 +268,16 @@ public final class Report {
         for (String r : runs) {
             md.append("- [").append(r).append("](").append(r).append("/report.md)\n");
         }
-        md.append("\nEach report records the machine, the JDK, the load and the exact command.\n");
-        Files.writeString(resultsDir.resolve("README.md"), md.toString());
+        md.append("\n").append(INDEX_END);
+        Path index = resultsDir.resolve("README.md");
+        if (Files.isRegularFile(index)) {
+            String old = Files.readString(index);
+            int end = old.indexOf(INDEX_END);
+            if (end >= 0) {
+                md.append(old, end + INDEX_END.length(), old.length());
+            }
+        }
+        Files.writeString(index, md.toString());
     }
 
     private static String score(Figures f, Peer p, int pending, int threads) {
