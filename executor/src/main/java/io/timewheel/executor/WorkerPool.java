@@ -55,9 +55,9 @@ abstract class WorkerPool extends RunState {
      * flight, and the last run to finish after shutdown calls it; shutdownNow also interrupts the running
      * runs; activeCount is the runs in flight; completed tasks add the dispatched runs; taskCount counts a run
      * once: held by the worker that took it until it is counted in flight (Worker.holding), then in flight; a
-     * worker whose thread has not started holds nothing (TPE counts it, locked at -1, as active and as a task). Overruns are not
-     * counted for dispatched runs (the worker's cell has no end time for them); lateness and missed runs are,
-     * at the take. With dispatcher null (the default) none of this is on any path.
+     * worker whose thread has not started holds nothing (TPE counts it, locked at -1, as active and as a
+     * task). Overruns are not counted for dispatched runs (the worker's cell has no end time for them);
+     * lateness and missed runs are, at the take. With dispatcher null (the default) none of this is on any path.
      *
      * Workers: each pool thread is a Worker (its own file, TPE's nested Worker), a non-reentrant lock that its
      * thread holds while it runs a task, so that the idle workers are those whose lock is free; its thread
