@@ -202,9 +202,10 @@ class VirtualThreadDispatchTest extends ManualClockTestBase {
      * Schedules, cancels, periodic tasks and shutdowns at random on executors in virtual-thread mode (bounded
      * and not), under a JFR recording of jdk.VirtualThreadPinned with threshold 0: a virtual thread that parks
      * or blocks while pinned to its carrier (in a monitor on JDK 21 to 23, in a native frame, in a class
-     * initializer) records one. None may have one of our frames (io.timewheel.*, this test's task bodies
-     * included, which only sleep and take a ReentrantLock), but the control's: one run that parks in a class
-     * initializer on purpose, which proves the recording sees pinning on this JDK. The duration is a system property, 10 s by default
+     * initializer) records one. None may be pinned in our code (pinnedInOurCode: the innermost io.timewheel
+     * frame is the library's, not a task body of this test, which only sleeps and takes a ReentrantLock), but
+     * the control's: one run that parks in a class initializer on purpose, which proves the recording sees
+     * pinning on this JDK. The duration is a system property, 10 s by default
      * ({@code -Dtimewheel.test.vtRandomSeconds=60} for the issue's minute).
      */
     @Test
@@ -233,7 +234,7 @@ class VirtualThreadDispatchTest extends ManualClockTestBase {
                     pinned++;
                     if (hasFrameOf(e, PinnedOnPurpose.class.getName())) {
                         control++;
-                    } else if (hasFrameOf(e, "io.timewheel.")) {
+                    } else if (pinnedInOurCode(e)) {
                         ours.add(e);
                     }
                 }
@@ -263,6 +264,27 @@ class VirtualThreadDispatchTest extends ManualClockTestBase {
     private static final String PINNED = "jdk.VirtualThreadPinned";
 
     /** Whether a frame of the event's stack is of a class whose name starts with {@code prefix}. */
+    /**
+     * Whether the pin happened in the library's code: the innermost io.timewheel frame (nearest the top of the
+     * stack) is one of the library's, not one of this test's task bodies. Every run's stack passes through
+     * the dispatcher below the body, so a pin inside a body's own blocking call (seen on JDK 25: the JDK's
+     * contended interrupt lock inside Thread.sleep, "Freeze or preempt failed") has our frames too, below
+     * the body; it is the task's, as it would be on any virtual thread.
+     */
+    private static boolean pinnedInOurCode(RecordedEvent e) {
+        RecordedStackTrace stack = e.getStackTrace();
+        if (stack == null) {
+            return false;
+        }
+        for (RecordedFrame f : stack.getFrames()) {
+            String type = f.getMethod() == null ? "" : f.getMethod().getType().getName();
+            if (type.startsWith("io.timewheel.")) {
+                return !type.startsWith(VirtualThreadDispatchTest.class.getName());
+            }
+        }
+        return false;
+    }
+
     private static boolean hasFrameOf(RecordedEvent e, String prefix) {
         RecordedStackTrace stack = e.getStackTrace();
         if (stack == null) {
