@@ -77,10 +77,8 @@ public final class TimerWheel<E extends TimerEntry> {
      * independent misses in flight instead of one, at no cost per entry (the lanes' heads and tails are per
      * slot). A batch is sorted as an array (BatchSort: the entries gathered once, their deadlines sorted as
      * primitive keys, by an LSD radix sort for large batches of one tick's deadlines). The expired batch is
-     * gathered as advance finds each entry (appendExpired, while the entry's line is loaded), not by a second
-     * walk along the expired list, whose links run across the lanes from one cold entry to the next: that
-     * walk was 28% of the tick thread's samples handing over a 20,000-timer window (JFR), and
-     * WheelBenchmark.window measures the whole step. Arrays
+     * gathered as advance finds each entry (its line loaded), not by a second walk along the expired list
+     * across cold entries (28% of the tick thread's samples on a 20k-timer hand-over; WheelBenchmark.window). Arrays
      * of entries instead of lists would expose every load to the memory system at once, but cost a slot
      * array reference per entry (4-8 bytes more per timer: past the 60-byte budget of the executor's task,
      * whose 56 bytes have no padding to spare) and lose O(1) removal without a position field.
@@ -647,8 +645,7 @@ public final class TimerWheel<E extends TimerEntry> {
     // The expired list
 
     private void appendExpired(TimerEntry entry) {
-        // its line is loaded: read the key now, not in a second walk (which sortExpired falls back to if the
-        // scratch could not grow)
+        // its line is loaded: gather the key now (sortExpired walks the list instead if the scratch cannot grow)
         if (gathering && !expiredSort.gather(entry, entry.deadline - time)) {
             expiredSort.dropGathered();
             gathering = false;
@@ -688,9 +685,8 @@ public final class TimerWheel<E extends TimerEntry> {
     }
 
     /**
-     * Sorts the expired list by (deadline, sequence), unless appends kept it sorted. If this advance gathered
-     * every expired entry as it found it, the batch is sorted from there; else (entries from an earlier
-     * advance were still waiting to be polled) the list is walked to gather it.
+     * Sorts the expired list by (deadline, sequence), unless appends kept it sorted: from the batch gathered
+     * by this advance, or (entries of an earlier advance still unpolled) by walking the list.
      */
     private void sortExpired() {
         if (expiredSorted) {
