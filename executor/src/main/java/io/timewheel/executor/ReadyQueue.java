@@ -16,8 +16,8 @@ final class ReadyQueue {
      *
      * The near term belongs to the workers. Every entry due within HORIZON_NANOS is here: a producer puts
      * an entry that is already that close straight in (TaskQueue.dispatch: push), and the tick thread hands
-     * over the later ones from the wheel in batches, between HORIZON_NANOS and TickThread.MARGIN_NANOS
-     * before their deadlines (pushBatch: gathered and sorted outside the lock, spliced in under one lock
+     * over the later ones from the wheel in batches of about a stride (TickThread.STRIDE_NANOS) of deadlines,
+     * between HORIZON_NANOS and TickThread.MARGIN_NANOS before them (pushBatch: gathered and sorted outside the lock, spliced in under one lock
      * acquisition, usually as one copy onto the ring: a worker never waits behind the tick thread's work). So
      * the heap stays small (the far term waits in the wheel, which is where the O(1) matters), and from the
      * hand-over on a task's path is STPE's: the workers make the last, exact wait themselves, leader/follower
@@ -89,7 +89,7 @@ final class ReadyQueue {
      * 2.7%); after 300 warm-up bursts per kind instead of 20, no more often than STPE's. With 2^27: 4.3% and
      * 2.3% (STPE 4.7%, 1.7%), and the warm and cold rounds of 1-100 ms timers as punctual as STPE's or more
      * (bench/compare-punctuality.sh, bench/results/jdk17/punctuality-compare-horizon.txt). Every entry still
-     * reaches the workers at least a quarter of it (the hand-over's lead, TickThread.MARGIN_NANOS, 33.6 ms)
+     * reaches the workers at least TickThread.MARGIN_NANOS (130 ms, the horizon less a hand-over stride)
      * before its deadline: far more than a loaded CPU makes a waking thread wait. What waits here costs the
      * heap's O(log n) per entry, which is why the far term stays in the wheel.
      */

@@ -59,15 +59,21 @@ final class TickThread implements Runnable {
      *
      * Hand-over. The workers own the near term (ReadyQueue): this thread hands an entry over when it is due
      * within HORIZON_NANOS (134 ms), and looks again when the earliest entry it still holds is MARGIN_NANOS
-     * (33.6 ms) away. So every entry reaches the workers at least MARGIN_NANOS before its deadline: on a busy
-     * CPU a wake-up of this thread that waits for a scheduler time slice still leaves the workers, not this
-     * thread, to decide when a task starts (the exact wait is theirs, as on STPE). And each hand-over moves
-     * HORIZON_NANOS - MARGIN_NANOS (101 ms) of deadlines or more in one batch: after handing over up to
-     * now + HORIZON it next wakes MARGIN before the first deadline beyond that. So a burst of deadlines up
-     * to 101 ms wide is handed over whole, before it starts, and if nothing else falls due soon after it,
-     * this thread does not wake (and take a CPU from the workers) while the burst runs. With the margin at
-     * half the horizon, a stream of deadlines had the second hand-over fall exactly on the first
-     * handed-over deadline, the moment the workers start. With nothing pending it parks with no timeout: no periodic ticking,
+     * (HORIZON_NANOS - STRIDE_NANOS, 130 ms) away. So every entry reaches the workers at least MARGIN_NANOS
+     * before its deadline: a wake-up of this thread that is late by less than that (a busy CPU's time slice,
+     * a GC pause, a stopped process) makes no task late, and the workers, not this thread, decide when a task
+     * starts (the exact wait is theirs, as on STPE). And each hand-over moves about STRIDE_NANOS (4.2 ms) of
+     * deadlines: after handing over up to now + HORIZON it next wakes MARGIN before the first deadline beyond
+     * that, i.e. once the horizon has moved a stride past it. The work per hand-over (~100-400 ns per entry
+     * in situ: the entries are cold by then) is a burst of this thread on a CPU that a worker may be waiting
+     * for, so the stride keeps each burst short: at 200 far timers falling due per ms a hand-over is ~800
+     * entries, a fraction of a ms. Until 2026-11-26 the margin was a quarter of the horizon (a stride of
+     * 101 ms, ~20,000 entries of that stream per hand-over, 3-11 ms of this thread's CPU each): in `lateness`
+     * (100k timers of 1-500 ms) the timers due during those hand-overs were the late ones; with the 4.2 ms
+     * stride the median per-round p99 against STPE's in the same JVMs went from 3.8x to 2.3x on JDK 17 and
+     * from 2.3x to 0.94x on JDK 25 (bench/results/jdk17/stride-compare.txt: 15 rounds each). The cost: a steady stream of far deadlines wakes this
+     * thread once per stride (~240 wake-ups a second) instead of once per 101 ms; a lone far timer, or a
+     * burst narrower than a stride, still costs one wake-up. With nothing pending it parks with no timeout: no periodic ticking,
      * zero wake-ups while idle. An exception anywhere is reported through System.Logger and the loop goes
      * on; an entry being handed over when it happened is put back in its wheel, so none is lost. An
      * interrupt from outside is cleared (it would make every park return at once).
@@ -91,16 +97,19 @@ final class TickThread implements Runnable {
 
     /** Bound on how long work offered to a busy tick thread waits to be read: 2^20 ns = 1.05 ms. */
     static final long DRAIN_NANOS = 1L << 20;
+    /** About how much of the deadlines ahead one hand-over moves: 2^22 ns = 4.2 ms. See the notes. */
+    static final long STRIDE_NANOS = 1L << 22;
     /**
-     * How far ahead of the earliest deadline it holds this thread wakes to hand entries over: a quarter of
-     * the horizon, 2^25 ns = 33.6 ms. See the notes.
+     * How far ahead of the earliest deadline it holds this thread wakes to hand entries over: the horizon
+     * less a stride, 130 ms. See the notes.
      */
-    static final long MARGIN_NANOS = ReadyQueue.HORIZON_NANOS >> 2;
+    static final long MARGIN_NANOS = ReadyQueue.HORIZON_NANOS - STRIDE_NANOS;
     /**
-     * A wake-up later than asked by more than this is reported (JFR TickThreadLate): 2^21 ns = 2.1 ms, a quarter
-     * of MARGIN_NANOS (a wake-up late by MARGIN_NANOS makes the tasks it hands over late).
+     * A wake-up later than asked by more than this is reported (JFR TickThreadLate): 2^21 ns = 2.1 ms. A late
+     * wake-up makes the tasks it hands over late only past MARGIN_NANOS, but it delays the drain of the inbox
+     * and the starvation watch, and it shows a CPU too busy for this thread.
      */
-    static final long LATE_WAKE_NANOS = MARGIN_NANOS >> 2;
+    static final long LATE_WAKE_NANOS = 1L << 21;
 
     private static final System.Logger LOG = System.getLogger("io.timewheel");
 

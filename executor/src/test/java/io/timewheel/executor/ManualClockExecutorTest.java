@@ -56,7 +56,7 @@ class ManualClockExecutorTest extends ManualClockTestBase {
             throws Exception {
         start(0L, 1);
         long first = SECONDS.toNanos(1);
-        long width = ReadyQueue.HORIZON_NANOS - TickThread.MARGIN_NANOS; // 101 ms
+        long width = ReadyQueue.HORIZON_NANOS - TickThread.MARGIN_NANOS; // the stride, 4.2 ms
         long later = first + SECONDS.toNanos(1);
         int n = 101;
         List<ScheduledFuture<?>> burst = new ArrayList<>();
