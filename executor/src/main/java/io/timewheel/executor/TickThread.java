@@ -71,9 +71,12 @@ final class TickThread implements Runnable {
      * 101 ms, ~20,000 entries of that stream per hand-over, 3-11 ms of this thread's CPU each): in `lateness`
      * (100k timers of 1-500 ms) the timers due during those hand-overs were the late ones; with the 4.2 ms
      * stride the median per-round p99 against STPE's in the same JVMs went from 3.8x to 2.3x on JDK 17 and
-     * from 2.3x to 0.94x on JDK 25 (bench/results/jdk17/stride-compare.txt: 15 rounds each). The cost: a steady stream of far deadlines wakes this
-     * thread once per stride (~240 wake-ups a second) instead of once per 101 ms; a lone far timer, or a
-     * burst narrower than a stride, still costs one wake-up. With nothing pending it parks with no timeout: no periodic ticking,
+     * from 2.3x to 0.94x on JDK 25 (bench/results/jdk17/stride-compare.txt: 15 rounds each). The cost: timers scheduled at once that then fall due over
+     * a long span wake this thread once per stride while they do (~240 times a second) instead of once per
+     * 101 ms; a lone far timer, or a burst narrower than a stride, still costs one wake-up; a steady stream of
+     * schedules costs the same as before, since the drain rule below already wakes it every 1-2 ms (500
+     * wake-ups a second at 1,000 timers a second of 1 s, with either margin: bench/probes/TickWakeups.java,
+     * bench/results/jdk17/stride-compare.txt). With nothing pending it parks with no timeout: no periodic ticking,
      * zero wake-ups while idle. An exception anywhere is reported through System.Logger and the loop goes
      * on; an entry being handed over when it happened is put back in its wheel, so none is lost. An
      * interrupt from outside is cleared (it would make every park return at once).
