@@ -24,27 +24,36 @@ public final class TimerWheel<E extends TimerEntry> {
      * at least 1, so the levels below the round counts span at least 2^42 ns (73 min); with the default
      * tick of 2^20 ns (1.05 ms) L = 4 and the wheel spans 2^44 ns (4.9 h) before round counts start.
      *
-     * Placement (relative to the wheel's time C, entry deadline d, ticks D = d >>> tickShift):
+     * Placement (relative to the wheel's time C, entry deadline d, ticks D = d >>> tickShift; a window is
+     * 64 ticks, window(t) = t >>> (tickShift + 6)):
      *   d <= C, or D == tick(C)        -> level 0, slot digit_0(C): "the current slot"
+     *   window(d) == window(C) + 1     -> level 0 (banked wheels only: L >= 3), slot digit_0(d) of the other bank
      *   otherwise                      -> level k = min(L - 1, highestBit(D ^ tick(C)) / 6), slot digit_k(d)
-     * The level is the highest odometer digit in which deadline and now differ. A deadline beyond the top
+     * The level is the highest odometer digit in which deadline and now differ. Level 0 has two banks, for
+     * even and odd windows (rows 0 and 1 of the slot arrays; level k >= 1 is row k + 1): the current window's
+     * and the next one's (see Cascades below). A wheel of one or two levels has one bank (its level 1, if
+     * any, is the top, whose slots mix rotations). A deadline beyond the top
      * level's span hashes into a top-level slot and waits there for the rotations that remain (Scheme 6);
      * its round count is implicit in its exact deadline and is re-derived each time the slot is visited, so
      * no decrement pass runs per rotation, and any deadline up to Long.MAX_VALUE ns ahead is accepted in
      * O(1), with no overflow list and no clamp.
      *
      * Invariants (between calls):
-     *   I1  level 0: every entry in slot digit_0(C) (the current slot) has tick <= tick(C); every other
-     *       level-0 entry lies in the current level-1 window, in a later slot than C. The current slot is
+     *   I1  level 0: every entry in slot digit_0(C) of the current window's bank (the current slot) has tick
+     *       <= tick(C); every other entry of that bank lies in the current window, in a later slot than C;
+     *       every entry of the other bank lies in the next window (banked wheels). The current slot is
      *       sorted by (deadline, sequence) unless currentDirty says entries were appended to it since it was
      *       last sorted (re-placed by advance, or already due when added); advance sorts it then, once.
      *   I2  level 0 < k < L-1: entries share C's digits above k and their digit k is greater than C's, so an
-     *       occupied slot is always ahead of the clock (next occupied slot = lowest set bitmap bit).
+     *       occupied slot is always ahead of the clock (next occupied slot = lowest set bitmap bit). Level 1's
+     *       slot of the next window holds only what has not been moved down yet (Cascades).
      *   I3  top level: an entry's top prefix (t >>> (tickShift + 6(L-1))) is ahead of C's.
      *   I4  entries at lower levels are due no later than those at higher levels (I1 and I2), so the
      *       earliest deadline lies in the lowest non-empty level, in its first occupied slot, except at the
-     *       top where rotations interleave and every occupied slot is looked at.
-     *   I5  occupied[k] has bit s set iff slot (k, s) is non-empty.
+     *       top where rotations interleave and every occupied slot is looked at, and except that the next
+     *       window's entries are in level 0's other bank and level 1's first slot alike (nextDeadline looks
+     *       at both).
+     *   I5  occupied[r] has bit s set iff slot s of row r is non-empty.
      *   I6  slotMin[i] <= every deadline in non-empty slot i, both measured from the wheel's time (exact
      *       after the slot is rebuilt, a lower bound after removals). Two deadlines in one slot can be more
      *       than 2^63 ns apart (one behind the clock, one a round count ahead), so never compare them directly.
@@ -60,7 +69,9 @@ public final class TimerWheel<E extends TimerEntry> {
      *       outside lane 0, so remove always finds an entry's lane.
      *   I10 expiredSorted is true only if the expired list is in (deadline, sequence) order.
      *
-     * Advance from C to N (N >= C): for each level from the top down, the slots the clock passed or entered
+     * Advance from C to N (N >= C): first the level-0 slots the clock passed (due entries only; in either bank,
+     * so that a bank the clock left is empty before anything is placed into it for the window after next),
+     * then for each level from the top down, the slots the clock passed or entered
      * are detached whole and each of their entries is either moved to the expired list (deadline <= N) or
      * placed again relative to N, which sends it to a lower level (a cascade) or, at the top, back to its
      * slot for another rotation. Placing an entry again is idempotent, so visiting a slot that holds valid
@@ -70,14 +81,19 @@ public final class TimerWheel<E extends TimerEntry> {
      * order: the slot grid decides where entries wait, never when they fire, so none is handed out early and
      * equal deadlines come out in insertion order whatever path they cascaded through.
      *
-     * Cascades come in bursts. A slot of level k >= 1 is rebuilt whole in the advance that enters it: with
-     * timers arriving at a steady rate R for deadlines beyond the level-0 window, each level-1 slot holds
-     * 64 ticks' worth of them, all walked at once. Measured in the executor (bench/probes/LateByDeadline.java,
-     * 200 timers falling due per ms): ~13,000 entries every 67 ms, 1-4 ms of the wheel thread each, the longest
-     * bursts of the tick thread left (its hand-overs of a stride take ~0.4 ms). The way out, not built yet:
-     * move the next level-1 slot's entries down a share at a time during the advances of the window before
-     * it, into a second bank of level 0, so that entering a slot finds it (nearly) empty.
-     *
+     * Cascades, spread. A slot of level k >= 1 is rebuilt whole by the advance that enters it, and at a steady
+     * rate R of timers due beyond the level-0 window each level-1 slot holds 64 ticks' worth of them: in the
+     * executor (bench/probes/LateByDeadline.java, 200 timers falling due per ms) ~13,000 entries every 67 ms,
+     * 1-4 ms of the tick thread at once, the longest of its bursts (a hand-over of a stride takes ~0.4 ms),
+     * and the timers due meanwhile were the late ones. So on a banked wheel each advance ends by moving a
+     * share of level 1's slot of the next window down into level 0's other bank (moveNextSlotDown): after an
+     * advance at digit_0 = t, at most (63 - t) / 64 of the entries the slot held when the window's first
+     * advance looked at it stay; the advance that enters the next window then rebuilds only what is left. A
+     * share is taken from the heads of the slot's lanes in turn (its order does not matter: the bank's slots
+     * sort by deadline later) and placed as any entry. Entries added for the next window go to its bank
+     * straight away, so nothing is added to that slot meanwhile. Not spread: the level-1 slot of a window
+     * that starts a new level-1 window (1 in 64: its entries wait in level 2) and the cascades from level 2
+     * up, which are rarer by 64 per level (TimerWheelCascadeTest).
      * Memory access. Entries lie wherever their owners allocated them, so walking a long slot list is a chain
      * of dependent cache misses (each address comes from the entry before): ~150 ns per timer measured on a
      * 100,000-timer expiry, most of it in the first walk over a slot. Splitting each slot into LANES lists
@@ -131,7 +147,13 @@ public final class TimerWheel<E extends TimerEntry> {
     /** The entries of one round of a lockstep walk (rebuildSlot), one per lane. */
     private final TimerEntry[] round = new TimerEntry[LANES];
     private final long[] slotMin;
+    /** Bitmaps of non-empty slots, one per row: level 0's banks are rows 0 and 1, level k >= 1 is row k + 1. */
     private final long[] occupied;
+    /** Level 0 has a second bank (row 1) for the next window, filled ahead of it (see the notes). Immutable. */
+    private final boolean banked;
+    /** The level-1 slot being moved down ahead of its window (see the notes), or -1; its count when the move began. */
+    private int movingSlot = -1;
+    private int movingTotal;
     private TimerEntry expiredHead, expiredTail;
     private int expiredSize;
     /** True while advance is re-placing entries: the current slot is then appended to and sorted after. */
@@ -178,11 +200,13 @@ public final class TimerWheel<E extends TimerEntry> {
         this.levels = Math.max(1, (MIN_SPAN_BITS - tickShift + SLOT_BITS - 1) / SLOT_BITS);
         int topPrefixBits = Long.SIZE - tickShift - SLOT_BITS * (levels - 1);
         this.topPrefixMask = topPrefixBits >= Long.SIZE ? -1L : (1L << topPrefixBits) - 1;
-        this.heads = new TimerEntry[levels * SLOTS * LANES];
-        this.tails = new TimerEntry[levels * SLOTS * LANES];
-        this.counts = new int[levels * SLOTS];
-        this.slotMin = new long[levels * SLOTS];
-        this.occupied = new long[levels];
+        this.banked = levels >= 3;
+        int rows = levels + 1; // row 1, level 0's odd bank, stays empty unless banked
+        this.heads = new TimerEntry[rows * SLOTS * LANES];
+        this.tails = new TimerEntry[rows * SLOTS * LANES];
+        this.counts = new int[rows * SLOTS];
+        this.slotMin = new long[rows * SLOTS];
+        this.occupied = new long[rows];
         this.time = now;
     }
 
@@ -275,7 +299,7 @@ public final class TimerWheel<E extends TimerEntry> {
         }
         time = now;
         boolean expiredSome = false;
-        int current = digit(now, 0);
+        int current = currentIndex(now);
         advancing = true;
         gathering = expiredHead == null;
         expiredSort.dropGathered(); // nothing is gathered between advances; this only guards the invariant
@@ -289,15 +313,15 @@ public final class TimerWheel<E extends TimerEntry> {
             }
         }
         try {
-            for (int level = levels - 1; level >= 0; level--) {
-                long visit = slotsToVisit(level, from, now) & occupied[level];
-                if (level == 0) {
-                    visit &= ~(1L << current); // the current slot is kept sorted: see below
-                }
+            // Level 0 first: the slots passed hold due entries only, and a bank the clock left must be empty
+            // before the levels above place entries of the next window into it.
+            expiredSome |= rebuildPassedLevel0(from, now, current);
+            for (int level = levels - 1; level >= 1; level--) {
+                long visit = slotsToVisit(level, from, now) & occupied[row(level)];
                 while (visit != 0) {
                     int slot = Long.numberOfTrailingZeros(visit);
                     visit &= visit - 1;
-                    expiredSome |= rebuildSlot((level << SLOT_BITS) | slot, now);
+                    expiredSome |= rebuildSlot((row(level) << SLOT_BITS) | slot, now);
                 }
             }
         } finally {
@@ -316,7 +340,82 @@ public final class TimerWheel<E extends TimerEntry> {
             sortExpired();
         }
         gathering = false;
+        if (banked) {
+            moveNextSlotDown(now);
+        }
         return expiredSize;
+    }
+
+    /**
+     * Rebuilds the level-0 slots the clock passed from {@code from} to {@code now} (in either bank), all but
+     * {@code current}: their entries are due.
+     */
+    private boolean rebuildPassedLevel0(long from, long now, int current) {
+        long fromWindow = window(from), nowWindow = window(now);
+        int fromDigit = digit(from, 0), toDigit = digit(now, 0);
+        boolean expiredSome = false;
+        for (int row = 0; row <= 1; row++) { // the even bank, then (if banked) the odd one
+            if (row == 1 && !banked) {
+                break;
+            }
+            long visit;
+            if (!banked) {
+                visit = slotsToVisit(0, from, now); // one bank (level 0 may be the top: round counts)
+            } else if (fromWindow == nowWindow) {
+                // the same window: its bank, fromDigit .. toDigit; the other bank holds the next window
+                visit = row != row0(fromWindow) ? 0 : ~((1L << fromDigit) - 1) & ((2L << toDigit) - 1);
+            } else if (nowWindow - fromWindow == 1) {
+                // the next window: the old bank from fromDigit on, the new one up to toDigit
+                visit = row == row0(fromWindow) ? ~((1L << fromDigit) - 1) : (2L << toDigit) - 1;
+            } else {
+                visit = -1L; // two windows or more on: every level-0 entry is due
+            }
+            visit &= occupied[row];
+            if (row == (current >>> SLOT_BITS)) {
+                visit &= ~(1L << (current & SLOT_MASK)); // the current slot is kept sorted: see advance
+            }
+            while (visit != 0) {
+                int slot = Long.numberOfTrailingZeros(visit);
+                visit &= visit - 1;
+                expiredSome |= rebuildSlot((row << SLOT_BITS) | slot, now);
+            }
+        }
+        return expiredSome;
+    }
+
+    /**
+     * Moves a share of the level-1 slot of the next window down into level 0's other bank, so that entering
+     * that window finds the slot (nearly) empty: after this advance, at most the share of the window's
+     * ticks still ahead stays (see the notes). Nothing to do when the next window starts a new level-1
+     * window (its entries wait above level 1).
+     */
+    private void moveNextSlotDown(long now) {
+        long next = window(now) + 1;
+        int slot = (int) (next & SLOT_MASK);
+        if (slot == 0) {
+            movingSlot = -1;
+            return;
+        }
+        int index = (row(1) << SLOT_BITS) | slot;
+        if (movingSlot != index) {
+            movingSlot = index;
+            movingTotal = counts[index];
+        }
+        int n = counts[index];
+        if (n == 0) {
+            return;
+        }
+        int ticksLeft = SLOT_MASK - digit(now, 0); // after the current one, in this window
+        int keep = (int) ((long) movingTotal * ticksLeft / SLOTS);
+        int lane = index << LANE_BITS;
+        for (int j = 0; n > keep; j = (j + 1) & LANE_MASK) {
+            TimerEntry entry = heads[lane | j];
+            if (entry != null) {
+                unlinkFromSlot(entry, index);
+                place(entry); // into the next window's bank
+                n--;
+            }
+        }
     }
 
     /** Moves the due entries at the head of the sorted current slot to the expired list. */
@@ -382,14 +481,35 @@ public final class TimerWheel<E extends TimerEntry> {
         if (expiredHead != null) {
             best = expiredHead.deadline;
         }
-        for (int level = 0; level < levels - 1; level++) {
-            long bits = occupied[level];
+        if (levels == 1) {
+            // level 0 is the top: rotations interleave, every occupied slot is looked at
+            for (long bits = occupied[0]; bits != 0; bits &= bits - 1) {
+                best = earlier(best, slotMin[Long.numberOfTrailingZeros(bits)]);
+            }
+            return best;
+        }
+        long window = window(time);
+        int row = row0(window);
+        long bits = occupied[row];
+        if (bits != 0) {
+            return earlier(best, slotMin[(row << SLOT_BITS) | Long.numberOfTrailingZeros(bits)]);
+        }
+        if (banked) {
+            // the next window: in the other bank, and (not yet moved down) in level 1's first slot
+            row = row0(window + 1);
+            bits = occupied[row];
             if (bits != 0) {
-                return earlier(best, slotMin[(level << SLOT_BITS) | Long.numberOfTrailingZeros(bits)]);
+                best = earlier(best, slotMin[(row << SLOT_BITS) | Long.numberOfTrailingZeros(bits)]);
             }
         }
-        long bits = occupied[levels - 1];
-        int base = (levels - 1) << SLOT_BITS;
+        for (int level = 1; level < levels - 1; level++) {
+            bits = occupied[row(level)];
+            if (bits != 0) {
+                return earlier(best, slotMin[(row(level) << SLOT_BITS) | Long.numberOfTrailingZeros(bits)]);
+            }
+        }
+        bits = occupied[row(levels - 1)];
+        int base = row(levels - 1) << SLOT_BITS;
         while (bits != 0) {
             best = earlier(best, slotMin[base | Long.numberOfTrailingZeros(bits)]);
             bits &= bits - 1;
@@ -422,19 +542,26 @@ public final class TimerWheel<E extends TimerEntry> {
 
     private void place(TimerEntry entry) {
         long deadline = entry.deadline;
+        int current = currentIndex(time);
         int index;
         if (deadline - time <= 0) {
-            index = digit(time, 0);
+            index = current;
         } else {
             long diff = (deadline >>> tickShift) ^ (time >>> tickShift);
             if (diff == 0) {
-                index = digit(time, 0);
+                index = current;
             } else {
                 int level = Math.min(levels - 1, (63 - Long.numberOfLeadingZeros(diff)) / SLOT_BITS);
-                index = (level << SLOT_BITS) | digit(deadline, level);
+                if (level == 0) {
+                    index = (current & ~SLOT_MASK) | digit(deadline, 0);
+                } else if (banked && window(deadline) == window(time) + 1) {
+                    index = (row0(window(deadline)) << SLOT_BITS) | digit(deadline, 0);
+                } else {
+                    index = (row(level) << SLOT_BITS) | digit(deadline, level);
+                }
             }
         }
-        if (index != digit(time, 0)) {
+        if (index != current) {
             link(entry, index);
         } else if (advancing || currentDirty || deadline - time <= 0) {
             // re-placed by advance, or already due: append, and the next advance sorts the slot once
@@ -481,6 +608,26 @@ public final class TimerWheel<E extends TimerEntry> {
 
     private int digit(long t, int level) {
         return (int) ((t >>> (tickShift + SLOT_BITS * level)) & SLOT_MASK);
+    }
+
+    /** The level-0 window (64 ticks) of a time: its tick without the level-0 digit, unsigned. */
+    private long window(long t) {
+        return t >>> (tickShift + SLOT_BITS);
+    }
+
+    /** The row of level 0's bank for a window: row 0 for even windows, row 1 for odd ones (if banked). */
+    private int row0(long window) {
+        return banked && (window & 1) != 0 ? 1 : 0;
+    }
+
+    /** The row of a level: level 0 is row 0 (and its odd bank row 1), level k >= 1 is row k + 1. */
+    private static int row(int level) {
+        return level == 0 ? 0 : level + 1;
+    }
+
+    /** The index of the current level-0 slot at time t. */
+    private int currentIndex(long t) {
+        return (row0(window(t)) << SLOT_BITS) | digit(t, 0);
     }
 
     /**

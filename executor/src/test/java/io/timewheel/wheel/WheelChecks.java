@@ -59,7 +59,12 @@ final class WheelChecks {
             fail("entry should wait in a slot: " + e + " at time " + t);
         }
         assertTrue(k < levels, () -> "level out of range: " + e);
-        boolean currentSlot = k == 0 && slot == digit(t, s, 0);
+        // level 0 has two banks, rows 0 and 1, for even and odd windows (64 ticks), when the wheel has three
+        // levels or more; then an entry of the next window may wait in level 0 already
+        boolean banked = levels >= 3;
+        long window = t >>> (s + 6), entryWindow = d >>> (s + 6);
+        int currentRow = banked && (window & 1) != 0 ? 1 : 0;
+        boolean currentSlot = e.row() == currentRow && slot == digit(t, s, 0);
         boolean sameTick = (d >>> s) == (t >>> s);
         if (d - t <= 0 || sameTick) {
             // I1: due entries and entries in the current tick wait in the current slot.
@@ -67,7 +72,10 @@ final class WheelChecks {
             return;
         }
         assertEquals(digit(d, s, k), slot, () -> "slot is not the deadline's digit at its level: " + e + " at time " + t);
-        if (k == levels - 1) {
+        if (k == 0 && banked && entryWindow == window + 1) {
+            // I1: the next window's bank
+            assertEquals((entryWindow & 1) != 0 ? 1 : 0, e.row(), () -> "next-window entry in the wrong bank: " + e + " at time " + t);
+        } else if (k == levels - 1) {
             // I3: a top-level entry's prefix is ahead of the clock's (a current-slot entry of a one-level
             // wheel with the same digit waits for its rotations).
             long prefixShift = s + 6L * (levels - 1);
@@ -78,6 +86,9 @@ final class WheelChecks {
             int above = s + 6 * (k + 1);
             assertEquals(t >>> above, d >>> above, () -> "entry outside the clock's window at level " + k + ": " + e + " at " + t);
             assertTrue(slot > digit(t, s, k), () -> "entry not ahead of the clock at its level: " + e + " at time " + t);
+            if (k == 0) {
+                assertEquals(currentRow, e.row(), () -> "current-window entry outside the current bank: " + e + " at time " + t);
+            }
         }
     }
 
