@@ -26,8 +26,8 @@ public abstract class TimerEntry {
      */
     int sequence;
     /**
-     * Where the entry is: {@code row * 64 + slot} (TimerWheel's notes: level 0 has rows 0 and 1, level k >= 1 row
-     * k + 1), {@link #EXPIRED}, {@link #IN_INBOX} or {@link #DETACHED}.
+     * Where the entry is: {@code row * 64 + slot} (TimerWheel's notes: level k's banks are rows 2k and 2k + 1),
+     * {@link #EXPIRED}, {@link #IN_INBOX} or {@link #DETACHED}.
      * Wheel thread; written by a {@link StripedInbox}'s producer before it publishes the entry, and by one
      * that retracts it.
      */

@@ -24,15 +24,17 @@ public final class TimerWheel<E extends TimerEntry> {
      * at least 1, so the levels below the round counts span at least 2^42 ns (73 min); with the default
      * tick of 2^20 ns (1.05 ms) L = 4 and the wheel spans 2^44 ns (4.9 h) before round counts start.
      *
-     * Placement (relative to the wheel's time C, entry deadline d, ticks D = d >>> tickShift; a window is
-     * 64 ticks, window(t) = t >>> (tickShift + 6)):
+     * Placement (relative to the wheel's time C, entry deadline d, ticks D = d >>> tickShift; the window of
+     * level k is 64 of its slots, window_k(t) = t >>> (tickShift + 6(k + 1))):
      *   d <= C, or D == tick(C)        -> level 0, slot digit_0(C): "the current slot"
-     *   window(d) == window(C) + 1     -> level 0 (banked wheels only: L >= 3), slot digit_0(d) of the other bank
+     *   window_j(d) == window_j(C) + 1 -> level j, slot digit_j(d), in its other bank: j the lowest banked
+     *                                     level (below) for which this holds, if one lies below k
      *   otherwise                      -> level k = min(L - 1, highestBit(D ^ tick(C)) / 6), slot digit_k(d)
-     * The level is the highest odometer digit in which deadline and now differ. Level 0 has two banks, for
-     * even and odd windows (rows 0 and 1 of the slot arrays; level k >= 1 is row k + 1): the current window's
-     * and the next one's (see Cascades below). A wheel of one or two levels has one bank (its level 1, if
-     * any, is the top, whose slots mix rotations). A deadline beyond the top
+     * The level is the highest odometer digit in which deadline and now differ. The levels below the top two
+     * are banked: each has two banks of 64 slots, for its even and odd windows (rows 2k and 2k + 1 of the slot
+     * arrays; the top two levels use row 2k only): the current window's and the next one's (Cascades below).
+     * The top level's slots mix rotations and the level below it has nothing above to move down from but the
+     * top, so neither has a second bank; a wheel of one or two levels has none. A deadline beyond the top
      * level's span hashes into a top-level slot and waits there for the rotations that remain (Scheme 6);
      * its round count is implicit in its exact deadline and is re-derived each time the slot is visited, so
      * no decrement pass runs per rotation, and any deadline up to Long.MAX_VALUE ns ahead is accepted in
@@ -41,18 +43,18 @@ public final class TimerWheel<E extends TimerEntry> {
      * Invariants (between calls):
      *   I1  level 0: every entry in slot digit_0(C) of the current window's bank (the current slot) has tick
      *       <= tick(C); every other entry of that bank lies in the current window, in a later slot than C;
-     *       every entry of the other bank lies in the next window (banked wheels). The current slot is
+     *       every entry of the other bank lies in the next window (if level 0 is banked). The current slot is
      *       sorted by (deadline, sequence) unless currentDirty says entries were appended to it since it was
      *       last sorted (re-placed by advance, or already due when added); advance sorts it then, once.
-     *   I2  level 0 < k < L-1: entries share C's digits above k and their digit k is greater than C's, so an
-     *       occupied slot is always ahead of the clock (next occupied slot = lowest set bitmap bit). Level 1's
-     *       slot of the next window holds only what has not been moved down yet (Cascades).
+     *   I2  level 0 < k < L-1: entries of the current window's bank share C's digits above k and their digit
+     *       k is greater than C's, so an occupied slot is always ahead of the clock (next occupied slot =
+     *       lowest set bitmap bit); entries of the other bank lie in the level's next window. The slot above a
+     *       banked level that holds the level's next window keeps only what has not been moved down yet.
      *   I3  top level: an entry's top prefix (t >>> (tickShift + 6(L-1))) is ahead of C's.
-     *   I4  entries at lower levels are due no later than those at higher levels (I1 and I2), so the
-     *       earliest deadline lies in the lowest non-empty level, in its first occupied slot, except at the
-     *       top where rotations interleave and every occupied slot is looked at, and except that the next
-     *       window's entries are in level 0's other bank and level 1's first slot alike (nextDeadline looks
-     *       at both).
+     *   I4  entries in a level's current bank are due no later than those at higher levels and in its other
+     *       bank (I1 and I2), so the earliest deadline lies in the first occupied slot of the lowest non-empty
+     *       current bank, or of a lower level's other bank (a next window is partly moved down, partly above),
+     *       except at the top where rotations interleave and every occupied slot is looked at.
      *   I5  occupied[r] has bit s set iff slot s of row r is non-empty.
      *   I6  slotMin[i] <= every deadline in non-empty slot i, both measured from the wheel's time (exact
      *       after the slot is rebuilt, a lower bound after removals). Two deadlines in one slot can be more
@@ -69,9 +71,10 @@ public final class TimerWheel<E extends TimerEntry> {
      *       outside lane 0, so remove always finds an entry's lane.
      *   I10 expiredSorted is true only if the expired list is in (deadline, sequence) order.
      *
-     * Advance from C to N (N >= C): first the level-0 slots the clock passed (due entries only; in either bank,
-     * so that a bank the clock left is empty before anything is placed into it for the window after next),
-     * then for each level from the top down, the slots the clock passed or entered
+     * Advance from C to N (N >= C): first the level-0 slots the clock passed (due entries only; in either bank),
+     * then for each level from the top down, the slots the clock passed or entered (in either bank: a bank
+     * the clock left holds due entries only; rebuilding a slot whose entries were placed there for the window
+     * after next puts them back)
      * are detached whole and each of their entries is either moved to the expired list (deadline <= N) or
      * placed again relative to N, which sends it to a lower level (a cascade) or, at the top, back to its
      * slot for another rotation. Placing an entry again is idempotent, so visiting a slot that holds valid
@@ -85,15 +88,16 @@ public final class TimerWheel<E extends TimerEntry> {
      * rate R of timers due beyond the level-0 window each level-1 slot holds 64 ticks' worth of them: in the
      * executor (bench/probes/LateByDeadline.java, 200 timers falling due per ms) ~13,000 entries every 67 ms,
      * 1-4 ms of the tick thread at once, the longest of its bursts (a hand-over of a stride takes ~0.4 ms),
-     * and the timers due meanwhile were the late ones. So on a banked wheel each advance ends by moving a
-     * share of level 1's slot of the next window down into level 0's other bank (moveNextSlotDown): after an
-     * advance at digit_0 = t, at most (63 - t) / 64 of the entries the slot held when the window's first
-     * advance looked at it stay; the advance that enters the next window then rebuilds only what is left. A
-     * share is taken from the heads of the slot's lanes in turn (its order does not matter: the bank's slots
-     * sort by deadline later) and placed as any entry. Entries added for the next window go to its bank
-     * straight away, so nothing is added to that slot meanwhile. Not spread: the level-1 slot of a window
-     * that starts a new level-1 window (1 in 64: its entries wait in level 2) and the cascades from level 2
-     * up, which are rarer by 64 per level (TimerWheelCascadeTest).
+     * and the timers due meanwhile were the late ones; a level-2 slot holds 64 times more. So each advance
+     * ends, for each banked level from the top down, by moving a share of the slot above that holds the
+     * level's next window down into the level's other bank (moveNextSlotDown): after an advance at digit t of
+     * the level, at most (63 - t) / 64 of the entries the slot held when the window's first advance looked at
+     * it stay, and the advance that enters the next window rebuilds only what is left. A share is taken from
+     * the heads of the slot's lanes in turn (order does not matter: the level below sorts by deadline) and
+     * placed as any entry. Entries added for a banked level's next window go to its other bank at once, so
+     * nothing is added to that slot meanwhile; when the next window starts a window of the level above, the
+     * slot is in that level's other bank (moved down during its own window) or, below the top two levels
+     * not, at the top, and is not spread. Not spread either: the top level's cascades (TimerWheelCascadeTest).
      * Memory access. Entries lie wherever their owners allocated them, so walking a long slot list is a chain
      * of dependent cache misses (each address comes from the entry before): ~150 ns per timer measured on a
      * 100,000-timer expiry, most of it in the first walk over a slot. Splitting each slot into LANES lists
@@ -147,13 +151,14 @@ public final class TimerWheel<E extends TimerEntry> {
     /** The entries of one round of a lockstep walk (rebuildSlot), one per lane. */
     private final TimerEntry[] round = new TimerEntry[LANES];
     private final long[] slotMin;
-    /** Bitmaps of non-empty slots, one per row: level 0's banks are rows 0 and 1, level k >= 1 is row k + 1. */
+    /** Bitmaps of non-empty slots, one per row: level k has rows 2k and 2k + 1 (its banks; see the notes). */
     private final long[] occupied;
-    /** Level 0 has a second bank (row 1) for the next window, filled ahead of it (see the notes). Immutable. */
-    private final boolean banked;
-    /** The level-1 slot being moved down ahead of its window (see the notes), or -1; its count when the move began. */
-    private int movingSlot = -1;
-    private int movingTotal;
+    /** Levels 0 .. banked - 1 have two banks, for their current and next windows (see the notes). Immutable. */
+    private final int banked;
+    /** Per banked level: the slot above being moved down ahead of its window (see the notes), or -1. */
+    private final int[] movingSlot;
+    /** Per banked level: that slot's count when the move began. */
+    private final int[] movingTotal;
     private TimerEntry expiredHead, expiredTail;
     private int expiredSize;
     /** True while advance is re-placing entries: the current slot is then appended to and sorted after. */
@@ -200,8 +205,11 @@ public final class TimerWheel<E extends TimerEntry> {
         this.levels = Math.max(1, (MIN_SPAN_BITS - tickShift + SLOT_BITS - 1) / SLOT_BITS);
         int topPrefixBits = Long.SIZE - tickShift - SLOT_BITS * (levels - 1);
         this.topPrefixMask = topPrefixBits >= Long.SIZE ? -1L : (1L << topPrefixBits) - 1;
-        this.banked = levels >= 3;
-        int rows = levels + 1; // row 1, level 0's odd bank, stays empty unless banked
+        this.banked = Math.max(0, levels - 2);
+        this.movingSlot = new int[banked];
+        this.movingTotal = new int[banked];
+        java.util.Arrays.fill(movingSlot, -1);
+        int rows = 2 * levels; // the odd banks of the top two levels stay empty
         this.heads = new TimerEntry[rows * SLOTS * LANES];
         this.tails = new TimerEntry[rows * SLOTS * LANES];
         this.counts = new int[rows * SLOTS];
@@ -315,14 +323,9 @@ public final class TimerWheel<E extends TimerEntry> {
         try {
             // Level 0 first: the slots passed hold due entries only, and a bank the clock left must be empty
             // before the levels above place entries of the next window into it.
-            expiredSome |= rebuildPassedLevel0(from, now, current);
+            expiredSome |= rebuildLevel(0, from, now, current);
             for (int level = levels - 1; level >= 1; level--) {
-                long visit = slotsToVisit(level, from, now) & occupied[row(level)];
-                while (visit != 0) {
-                    int slot = Long.numberOfTrailingZeros(visit);
-                    visit &= visit - 1;
-                    expiredSome |= rebuildSlot((row(level) << SLOT_BITS) | slot, now);
-                }
+                expiredSome |= rebuildLevel(level, from, now, current);
             }
         } finally {
             advancing = false;
@@ -340,35 +343,38 @@ public final class TimerWheel<E extends TimerEntry> {
             sortExpired();
         }
         gathering = false;
-        if (banked) {
-            moveNextSlotDown(now);
+        for (int level = banked - 1; level >= 0; level--) {
+            moveNextSlotDown(level, now);
         }
         return expiredSize;
     }
 
     /**
-     * Rebuilds the level-0 slots the clock passed from {@code from} to {@code now} (in either bank), all but
-     * {@code current}: their entries are due.
+     * Rebuilds the slots of {@code level} that the clock passed or entered from {@code from} to {@code now},
+     * in either bank; at level 0 the slots passed and the old current one, but not {@code current}.
      */
-    private boolean rebuildPassedLevel0(long from, long now, int current) {
-        long fromWindow = window(from), nowWindow = window(now);
-        int fromDigit = digit(from, 0), toDigit = digit(now, 0);
+    private boolean rebuildLevel(int level, long from, long now, int current) {
         boolean expiredSome = false;
-        for (int row = 0; row <= 1; row++) { // the even bank, then (if banked) the odd one
-            if (row == 1 && !banked) {
-                break;
-            }
+        int fromDigit = digit(from, level), toDigit = digit(now, level);
+        // digits from fromDigit on at level 0 (the old current slot is passed), after it above (it was entered)
+        long fromOn = level == 0 ? ~((1L << fromDigit) - 1) : ~((2L << fromDigit) - 1);
+        for (int bank = 0; bank <= 1; bank++) {
+            int row = 2 * level + bank;
             long visit;
-            if (!banked) {
-                visit = slotsToVisit(0, from, now); // one bank (level 0 may be the top: round counts)
-            } else if (fromWindow == nowWindow) {
-                // the same window: its bank, fromDigit .. toDigit; the other bank holds the next window
-                visit = row != row0(fromWindow) ? 0 : ~((1L << fromDigit) - 1) & ((2L << toDigit) - 1);
-            } else if (nowWindow - fromWindow == 1) {
-                // the next window: the old bank from fromDigit on, the new one up to toDigit
-                visit = row == row0(fromWindow) ? ~((1L << fromDigit) - 1) : (2L << toDigit) - 1;
+            if (level >= banked) {
+                if (bank == 1) {
+                    break;
+                }
+                visit = slotsToVisit(level, from, now); // one bank (the top mixes rotations)
             } else {
-                visit = -1L; // two windows or more on: every level-0 entry is due
+                long fromWindow = window(level, from), nowWindow = window(level, now);
+                if (fromWindow == nowWindow) {
+                    visit = row != bankRow(level, fromWindow) ? 0 : fromOn & ((2L << toDigit) - 1);
+                } else if (nowWindow - fromWindow == 1) {
+                    visit = row == bankRow(level, fromWindow) ? fromOn : (2L << toDigit) - 1;
+                } else {
+                    visit = -1L; // two windows or more on: every entry of the level is due or comes down
+                }
             }
             visit &= occupied[row];
             if (row == (current >>> SLOT_BITS)) {
@@ -384,35 +390,41 @@ public final class TimerWheel<E extends TimerEntry> {
     }
 
     /**
-     * Moves a share of the level-1 slot of the next window down into level 0's other bank, so that entering
-     * that window finds the slot (nearly) empty: after this advance, at most the share of the window's
-     * ticks still ahead stays (see the notes). Nothing to do when the next window starts a new level-1
-     * window (its entries wait above level 1).
+     * Moves a share of the slot above {@code level} that holds the level's next window down into the level's
+     * other bank, so that entering that window finds the slot (nearly) empty: after this advance, at most the
+     * share of the window's slots still ahead stays (see the notes). Nothing to do when the next window's
+     * entries wait at the top, or in a level above with one bank where the window starts its window.
      */
-    private void moveNextSlotDown(long now) {
-        long next = window(now) + 1;
-        int slot = (int) (next & SLOT_MASK);
-        if (slot == 0) {
-            movingSlot = -1;
+    private void moveNextSlotDown(int level, long now) {
+        int shift = tickShift + SLOT_BITS * (level + 1);
+        long nextStart = (window(level, now) + 1) << shift; // where the level's next window begins
+        int above = level + 1;
+        int digit = digit(nextStart, above);
+        int index;
+        if (above < banked) {
+            index = (bankRow(above, window(above, nextStart)) << SLOT_BITS) | digit;
+        } else if (digit != 0) {
+            index = (2 * above << SLOT_BITS) | digit;
+        } else {
+            movingSlot[level] = -1; // the next window starts a window of the level above: it waits higher up
             return;
         }
-        int index = (row(1) << SLOT_BITS) | slot;
-        if (movingSlot != index) {
-            movingSlot = index;
-            movingTotal = counts[index];
+        if (movingSlot[level] != index) {
+            movingSlot[level] = index;
+            movingTotal[level] = counts[index];
         }
         int n = counts[index];
         if (n == 0) {
             return;
         }
-        int ticksLeft = SLOT_MASK - digit(now, 0); // after the current one, in this window
-        int keep = (int) ((long) movingTotal * ticksLeft / SLOTS);
+        int slotsLeft = SLOT_MASK - digit(now, level); // after the current one, in this window
+        int keep = (int) ((long) movingTotal[level] * slotsLeft / SLOTS);
         int lane = index << LANE_BITS;
         for (int j = 0; n > keep; j = (j + 1) & LANE_MASK) {
             TimerEntry entry = heads[lane | j];
             if (entry != null) {
                 unlinkFromSlot(entry, index);
-                place(entry); // into the next window's bank
+                place(entry); // into the level's other bank, or lower
                 n--;
             }
         }
@@ -481,35 +493,23 @@ public final class TimerWheel<E extends TimerEntry> {
         if (expiredHead != null) {
             best = expiredHead.deadline;
         }
-        if (levels == 1) {
-            // level 0 is the top: rotations interleave, every occupied slot is looked at
-            for (long bits = occupied[0]; bits != 0; bits &= bits - 1) {
-                best = earlier(best, slotMin[Long.numberOfTrailingZeros(bits)]);
-            }
-            return best;
-        }
-        long window = window(time);
-        int row = row0(window);
-        long bits = occupied[row];
-        if (bits != 0) {
-            return earlier(best, slotMin[(row << SLOT_BITS) | Long.numberOfTrailingZeros(bits)]);
-        }
-        if (banked) {
-            // the next window: in the other bank, and (not yet moved down) in level 1's first slot
-            row = row0(window + 1);
-            bits = occupied[row];
+        for (int level = 0; level < levels - 1; level++) {
+            int row = bankRow(level, window(level, time));
+            long bits = occupied[row];
             if (bits != 0) {
-                best = earlier(best, slotMin[(row << SLOT_BITS) | Long.numberOfTrailingZeros(bits)]);
+                // the level's current window: before everything above it and before its next window
+                return earlier(best, slotMin[(row << SLOT_BITS) | Long.numberOfTrailingZeros(bits)]);
+            }
+            if (level < banked) {
+                // the next window, moved down (or placed) ahead of it; what is still above is looked at above
+                bits = occupied[row ^ 1];
+                if (bits != 0) {
+                    best = earlier(best, slotMin[((row ^ 1) << SLOT_BITS) | Long.numberOfTrailingZeros(bits)]);
+                }
             }
         }
-        for (int level = 1; level < levels - 1; level++) {
-            bits = occupied[row(level)];
-            if (bits != 0) {
-                return earlier(best, slotMin[(row(level) << SLOT_BITS) | Long.numberOfTrailingZeros(bits)]);
-            }
-        }
-        bits = occupied[row(levels - 1)];
-        int base = row(levels - 1) << SLOT_BITS;
+        long bits = occupied[2 * (levels - 1)];
+        int base = 2 * (levels - 1) << SLOT_BITS;
         while (bits != 0) {
             best = earlier(best, slotMin[base | Long.numberOfTrailingZeros(bits)]);
             bits &= bits - 1;
@@ -552,12 +552,16 @@ public final class TimerWheel<E extends TimerEntry> {
                 index = current;
             } else {
                 int level = Math.min(levels - 1, (63 - Long.numberOfLeadingZeros(diff)) / SLOT_BITS);
-                if (level == 0) {
-                    index = (current & ~SLOT_MASK) | digit(deadline, 0);
-                } else if (banked && window(deadline) == window(time) + 1) {
-                    index = (row0(window(deadline)) << SLOT_BITS) | digit(deadline, 0);
+                // the lowest banked level whose next window it lies in, if any, else its level's current window
+                int bankLevel = 0;
+                while (bankLevel < level && bankLevel < banked
+                        && window(bankLevel, deadline) - window(bankLevel, time) != 1) {
+                    bankLevel++;
+                }
+                if (bankLevel < level && bankLevel < banked) {
+                    index = (bankRow(bankLevel, window(bankLevel, deadline)) << SLOT_BITS) | digit(deadline, bankLevel);
                 } else {
-                    index = (row(level) << SLOT_BITS) | digit(deadline, level);
+                    index = (bankRow(level, window(level, time)) << SLOT_BITS) | digit(deadline, level);
                 }
             }
         }
@@ -610,24 +614,19 @@ public final class TimerWheel<E extends TimerEntry> {
         return (int) ((t >>> (tickShift + SLOT_BITS * level)) & SLOT_MASK);
     }
 
-    /** The level-0 window (64 ticks) of a time: its tick without the level-0 digit, unsigned. */
-    private long window(long t) {
-        return t >>> (tickShift + SLOT_BITS);
+    /** The window of {@code level} a time lies in (64 of the level's slots): its digits above the level, unsigned. */
+    private long window(int level, long t) {
+        return t >>> (tickShift + SLOT_BITS * (level + 1));
     }
 
-    /** The row of level 0's bank for a window: row 0 for even windows, row 1 for odd ones (if banked). */
-    private int row0(long window) {
-        return banked && (window & 1) != 0 ? 1 : 0;
-    }
-
-    /** The row of a level: level 0 is row 0 (and its odd bank row 1), level k >= 1 is row k + 1. */
-    private static int row(int level) {
-        return level == 0 ? 0 : level + 1;
+    /** The row of a level's bank for one of its windows: 2 * level, plus 1 for odd windows of a banked level. */
+    private int bankRow(int level, long window) {
+        return 2 * level + (level < banked ? (int) (window & 1) : 0);
     }
 
     /** The index of the current level-0 slot at time t. */
     private int currentIndex(long t) {
-        return (row0(window(t)) << SLOT_BITS) | digit(t, 0);
+        return (bankRow(0, window(0, t)) << SLOT_BITS) | digit(t, 0);
     }
 
     /**

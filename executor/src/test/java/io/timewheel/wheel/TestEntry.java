@@ -28,10 +28,10 @@ final class TestEntry extends TimerEntry {
 
     /** The level this entry waits at (white box), or -1 when it is expired or detached. */
     int level() {
-        return location < 0 ? -1 : row() <= 1 ? 0 : row() - 1;
+        return location < 0 ? -1 : row() >>> 1;
     }
 
-    /** The row of the slot this entry waits in (white box): level 0's banks are rows 0 and 1, level k >= 1 row k + 1. */
+    /** The row of the slot this entry waits in (white box): level k's banks are rows 2k and 2k + 1. */
     int row() {
         return location < 0 ? -1 : location >>> 6;
     }

@@ -59,11 +59,10 @@ final class WheelChecks {
             fail("entry should wait in a slot: " + e + " at time " + t);
         }
         assertTrue(k < levels, () -> "level out of range: " + e);
-        // level 0 has two banks, rows 0 and 1, for even and odd windows (64 ticks), when the wheel has three
-        // levels or more; then an entry of the next window may wait in level 0 already
-        boolean banked = levels >= 3;
-        long window = t >>> (s + 6), entryWindow = d >>> (s + 6);
-        int currentRow = banked && (window & 1) != 0 ? 1 : 0;
+        // the levels below the top two have two banks each (rows 2k and 2k + 1, for even and odd windows of
+        // the level: 64 of its slots); an entry of a level's next window may wait in its other bank already
+        int banked = Math.max(0, levels - 2);
+        int currentRow = row(0, t, s, banked);
         boolean currentSlot = e.row() == currentRow && slot == digit(t, s, 0);
         boolean sameTick = (d >>> s) == (t >>> s);
         if (d - t <= 0 || sameTick) {
@@ -72,24 +71,30 @@ final class WheelChecks {
             return;
         }
         assertEquals(digit(d, s, k), slot, () -> "slot is not the deadline's digit at its level: " + e + " at time " + t);
-        if (k == 0 && banked && entryWindow == window + 1) {
-            // I1: the next window's bank
-            assertEquals((entryWindow & 1) != 0 ? 1 : 0, e.row(), () -> "next-window entry in the wrong bank: " + e + " at time " + t);
+        int windowShift = s + 6 * (k + 1);
+        if (k < banked && (d >>> windowShift) - (t >>> windowShift) == 1) {
+            // I1, I2: the level's next window, in its other bank
+            assertEquals(row(k, d, s, banked), e.row(), () -> "next-window entry in the wrong bank: " + e + " at time " + t);
         } else if (k == levels - 1) {
             // I3: a top-level entry's prefix is ahead of the clock's (a current-slot entry of a one-level
             // wheel with the same digit waits for its rotations).
             long prefixShift = s + 6L * (levels - 1);
             assertTrue((d >>> prefixShift) != (t >>> prefixShift),
                     () -> "top-level entry whose prefix equals the clock's: " + e + " at time " + t);
+            assertEquals(2 * k, e.row(), () -> "top-level entry outside the top's row: " + e);
         } else {
             // I1, I2: below the top, an entry shares the clock's digits above its level and its digit is ahead.
             int above = s + 6 * (k + 1);
             assertEquals(t >>> above, d >>> above, () -> "entry outside the clock's window at level " + k + ": " + e + " at " + t);
             assertTrue(slot > digit(t, s, k), () -> "entry not ahead of the clock at its level: " + e + " at time " + t);
-            if (k == 0) {
-                assertEquals(currentRow, e.row(), () -> "current-window entry outside the current bank: " + e + " at time " + t);
-            }
+            assertEquals(row(k, t, s, banked), e.row(), () -> "current-window entry outside the current bank: " + e + " at time " + t);
         }
+    }
+
+    /** The row of level {@code k}'s bank for the window time {@code t} lies in. */
+    private static int row(int k, long t, int tickShift, int banked) {
+        long window = t >>> (tickShift + 6 * (k + 1));
+        return 2 * k + (k < banked ? (int) (window & 1) : 0);
     }
 
     /**
