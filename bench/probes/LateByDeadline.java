@@ -11,8 +11,9 @@ import java.util.concurrent.TimeUnit;
  * Issue 24: when timewheel's late timers fall due, next to what its tick thread was doing then. Rounds of
  * `lateness`'s shape (100,000 timers of 1..500 ms from one thread, one worker, a fresh executor per round after a
  * warm-up round of 20,000), the first round not printed; per round its p50 / p99 / max, the timers late by
- * over 1 ms by the millisecond of their deadline (count / worst ms), and the tick thread's hand-overs whose
- * advance took over 0.4 ms (start ms + duration ms (entries handed over)). Needs an executor built with
+ * over 1 ms by the millisecond of their deadline (count / worst ms), and the tick thread's wheel advances that
+ * took over 0.4 ms (start ms + duration ms (entries expired); until 2026-11-26 the patch timed only advances that
+ * expired something, and gave the entries handed over). Needs an executor built with
  * bench/probes/tick-events.patch (ProbeLog). A probe, not part of the build:
  * <pre>
  * git apply bench/probes/tick-events.patch
@@ -62,7 +63,7 @@ public class LateByDeadline {
             long[] sorted = res[1].clone();
             Arrays.sort(sorted);
             System.out.printf("round %d: p50 %.3f p99 %.3f max %.3f ms%n  late > 1 ms by deadline ms (count/worst ms):%s%n"
-                    + "  advances over 0.4 ms (at ms + took ms (entries)):%s%n", r, sorted[n / 2] / 1e6, sorted[n * 99 / 100] / 1e6,
+                    + "  advances over 0.4 ms (at ms + took ms (entries expired)):%s%n", r, sorted[n / 2] / 1e6, sorted[n * 99 / 100] / 1e6,
                     sorted[n - 1] / 1e6, clusters, slow);
         }
     }
