@@ -1,5 +1,6 @@
 package io.timewheel.wheel;
 
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
@@ -208,7 +209,7 @@ public final class TimerWheel<E extends TimerEntry> {
         this.banked = Math.max(0, levels - 2);
         this.movingSlot = new int[banked];
         this.movingTotal = new int[banked];
-        java.util.Arrays.fill(movingSlot, -1);
+        Arrays.fill(movingSlot, -1);
         int rows = 2 * levels; // the odd banks of the top two levels stay empty
         this.heads = new TimerEntry[rows * SLOTS * LANES];
         this.tails = new TimerEntry[rows * SLOTS * LANES];
@@ -321,8 +322,9 @@ public final class TimerWheel<E extends TimerEntry> {
             }
         }
         try {
-            // Level 0 first: the slots passed hold due entries only, and a bank the clock left must be empty
-            // before the levels above place entries of the next window into it.
+            // Level 0 first: the slots it passed hold due entries only, so a bank the clock left is empty
+            // before the levels above place entries of the window after next into it (at the levels above,
+            // a rebuild that meets such entries puts them back).
             expiredSome |= rebuildLevel(0, from, now, current);
             for (int level = levels - 1; level >= 1; level--) {
                 expiredSome |= rebuildLevel(level, from, now, current);
