@@ -48,6 +48,8 @@ public final class VirtualThreadMode implements InvocationInterceptor {
                     "pool size: one busy pool thread must hold a due task in the queue until the test acts; here it starts at once on its own virtual thread"),
             entry("CancelTest#cancelledTask_neverRuns_underEitherRemoveOnCancelPolicy",
                     "pool size: one busy pool thread must hold a due task in the queue until the test acts; here it starts at once on its own virtual thread"),
+            entry("CancelTest#cancelTrue_ofAQueuedTask_interruptsNobody",
+                    "pool size: one busy pool thread must hold a due task in the queue until the test acts; here it starts at once on its own virtual thread"),
             entry("CancelTest#executedCommand_canBeCancelledThroughItsQueuedTask",
                     "pool size: one busy pool thread must hold the executed task in the queue; here it starts at once on its own virtual thread"),
             entry("CancelTest#removeOnCancelTrue_alsoForDueTasksAndSubmitted",
