@@ -6,7 +6,23 @@ package io.timewheel.executor;
  */
 interface NanoClock {
 
-    NanoClock SYSTEM = System::nanoTime;
+    /**
+     * {@link System#nanoTime()}. A class of its own, not a method reference: the first lambda or method
+     * reference a JVM links spins its invokedynamic machinery (~10 ms on a cold JVM), which the executor's
+     * constructor would pay before its first timer (see WheelScheduledExecutorService's notes, "Cold start").
+     */
+    NanoClock SYSTEM = new SystemClock();
+
+    /** {@link #SYSTEM}'s class. */
+    final class SystemClock implements NanoClock {
+        private SystemClock() {
+        }
+
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
+    }
 
     long nanoTime();
 }

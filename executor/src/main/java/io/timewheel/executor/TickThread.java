@@ -114,7 +114,13 @@ final class TickThread implements Runnable {
      */
     static final long LATE_WAKE_NANOS = 1L << 21;
 
-    private static final System.Logger LOG = System.getLogger("io.timewheel");
+    /**
+     * The logger, looked up on the first report only: System.getLogger starts java.util.logging's LogManager,
+     * ~20 ms on a cold JVM, which the first executor's construction would pay otherwise.
+     */
+    private static final class Log {
+        static final System.Logger LOG = System.getLogger("io.timewheel");
+    }
 
     static final int AWAKE = ParkGate.AWAKE;
     static final int PARKED_SHORT = ParkGate.PARKED_SHORT;
@@ -490,7 +496,7 @@ final class TickThread implements Runnable {
     /** Reports an unexpected failure; never throws. */
     static void report(String what, Throwable t) {
         try {
-            LOG.log(System.Logger.Level.ERROR, "timewheel tick thread: unexpected failure in " + what
+            Log.LOG.log(System.Logger.Level.ERROR, "timewheel tick thread: unexpected failure in " + what
                     + "; the tick thread goes on", t);
         } catch (Throwable ignored) {
             // reporting must not kill the loop either

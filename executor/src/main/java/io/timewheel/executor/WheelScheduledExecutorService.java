@@ -93,6 +93,14 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * there (checked there when the check is more than a null check), and the constructor reads it once: the
      * core size, factory and handler go to STPE's constructor untouched; the name, the tick thread (the
      * shared one, or one of its own), the run dispatcher and the default periodic policy come from it.
+     * Cold start: the first executor of a JVM loads and initializes this package's classes (~40, from a jar,
+     * so not from the JDK's class-data archive that STPE's come from): ~15-25 ms on this project's 2-CPU
+     * machine against STPE's ~1 ms (bench `punctuality cold`, column "new ms"). Nothing else may ride on it:
+     * no lambda or method reference on the construction path (NanoClock.SYSTEM is a class: the JVM's first
+     * lambda spins its invokedynamic machinery, ~10 ms), no invokedynamic string concatenation (the module is
+     * compiled with -XDstringConcat=inline, as the JDK compiles java.base), no logger looked up before a
+     * report needs it (TickThread.Log: System.getLogger starts java.util.logging, ~20 ms). Together those
+     * were ~40 ms more before the first timer could be scheduled.
      *
      * Observability (statistics(), JFR, JMX, the starvation warning): Observability assembles the statistics
      * and keeps the two counts that no lower class keeps (rejected, periodic failures); its notes say where
