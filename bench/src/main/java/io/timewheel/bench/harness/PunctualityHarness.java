@@ -36,35 +36,52 @@ public final class PunctualityHarness {
     /** The rounds of {@link #warm} not counted: the first of each peer, a cold round. */
     public static final int WARM_SKIP = 1;
 
-    /** One round's figures, in milliseconds. */
-    public record Round(Peer peer, double p50, double p99, double max, int early, int missing) {
-        static Round of(LatenessHarness.Result r) {
-            return new Round(r.peer, r.percentileMillis(50), r.percentileMillis(99), r.maxMillis(), r.early, r.missing);
+    /**
+     * One round's figures, in milliseconds; {@code createMillis}: how long the peer's executor took to construct
+     * (in a cold launch, the class loading and initialization a fresh JVM pays before its first timer), NaN if
+     * not measured.
+     */
+    public record Round(Peer peer, double p50, double p99, double max, int early, int missing, double createMillis) {
+        public Round(Peer peer, double p50, double p99, double max, int early, int missing) {
+            this(peer, p50, p99, max, early, missing, Double.NaN);
+        }
+
+        static Round of(LatenessHarness.Result r, long createNanos) {
+            return new Round(r.peer, r.percentileMillis(50), r.percentileMillis(99), r.maxMillis(), r.early, r.missing,
+                    createNanos / 1e6);
         }
 
         String line() {
-            return String.format("ROUND %s %.4f %.4f %.4f %d %d", peer.id(), p50, p99, max, early, missing);
+            return String.format("ROUND %s %.4f %.4f %.4f %d %d %.4f", peer.id(), p50, p99, max, early, missing, createMillis);
         }
 
         static Round parse(String line) {
             String[] f = line.trim().split(" ");
             return new Round(Peer.parse(f[1]).get(0), Double.parseDouble(f[2]), Double.parseDouble(f[3]),
-                    Double.parseDouble(f[4]), Integer.parseInt(f[5]), Integer.parseInt(f[6]));
+                    Double.parseDouble(f[4]), Integer.parseInt(f[5]), Integer.parseInt(f[6]),
+                    f.length > 7 ? Double.parseDouble(f[7]) : Double.NaN);
         }
     }
 
     /**
      * One peer's rounds reduced to the figures the goals compare (issue 24): the median over rounds of each round's
-     * p50 and p99 and the worst round's max (ms; NaN without a round), early fires and missing timers summed.
+     * p50 and p99 and the worst round's max (ms; NaN without a round), early fires and missing timers summed; and
+     * the median time to construct the executor (no goal; NaN if not measured).
      */
-    public record Summary(int rounds, double medianP50, double medianP99, double worstMax, int early, int missing) {
+    public record Summary(int rounds, double medianP50, double medianP99, double worstMax, int early, int missing,
+                          double medianCreate) {
+        public Summary(int rounds, double medianP50, double medianP99, double worstMax, int early, int missing) {
+            this(rounds, medianP50, medianP99, worstMax, early, missing, Double.NaN);
+        }
+
         /** Over the rounds after the first {@code skip} ({@link #WARM_SKIP} for warm rounds, 0 for cold launches). */
         public static Summary of(List<Round> rounds, int skip) {
             List<Round> counted = rounds.subList(Math.min(skip, rounds.size()), rounds.size());
             return new Summary(counted.size(), median(counted.stream().mapToDouble(Round::p50).toArray()),
                     median(counted.stream().mapToDouble(Round::p99).toArray()),
                     counted.stream().mapToDouble(Round::max).max().orElse(Double.NaN),
-                    counted.stream().mapToInt(Round::early).sum(), counted.stream().mapToInt(Round::missing).sum());
+                    counted.stream().mapToInt(Round::early).sum(), counted.stream().mapToInt(Round::missing).sum(),
+                    median(counted.stream().mapToDouble(Round::createMillis).filter(v -> !Double.isNaN(v)).toArray()));
         }
     }
 
@@ -92,8 +109,10 @@ public final class PunctualityHarness {
 
     /** In a fresh JVM: one round, nothing before it; prints its ROUND line. */
     private static void child(Peer peer, int timers, int maxDelayMs, long seed) throws Exception {
+        long start = System.nanoTime();
         try (TimerService service = peer.create()) {
-            System.out.println(Round.of(LatenessHarness.round(service, timers, maxDelayMs, seed)).line());
+            long created = System.nanoTime() - start;
+            System.out.println(Round.of(LatenessHarness.round(service, timers, maxDelayMs, seed), created).line());
         }
     }
 
@@ -146,9 +165,11 @@ public final class PunctualityHarness {
                 java.util.Collections.reverse(order);
             }
             for (Peer peer : order) {
+                long start = System.nanoTime();
                 try (TimerService service = peer.create()) {
+                    long created = System.nanoTime() - start;
                     all.computeIfAbsent(peer, p -> new ArrayList<>())
-                            .add(Round.of(LatenessHarness.round(service, timers, maxDelayMs, 100 + round)));
+                            .add(Round.of(LatenessHarness.round(service, timers, maxDelayMs, 100 + round), created));
                 }
             }
         }
@@ -157,22 +178,25 @@ public final class PunctualityHarness {
     }
 
     private static void print(PrintStream out, Map<Peer, List<Round>> all, int skip, String unit, String units) {
-        out.printf("%-10s %6s %10s %10s %10s %6s %8s%n", "peer", unit, "p50 ms", "p99 ms", "max ms", "early", "missing");
+        out.printf("%-10s %6s %10s %10s %10s %6s %8s %8s%n", "peer", unit, "p50 ms", "p99 ms", "max ms", "early", "missing",
+                "new ms");
         for (Map.Entry<Peer, List<Round>> e : all.entrySet()) {
             List<Round> rounds = e.getValue();
             for (int i = 0; i < rounds.size(); i++) {
                 Round r = rounds.get(i);
-                out.printf("%-10s %6s %10.3f %10.3f %10.3f %6d %8d%s%n", e.getKey().id(), i + 1, r.p50(), r.p99(), r.max(),
-                        r.early(), r.missing(), i < skip ? "  (cold: not counted)" : "");
+                out.printf("%-10s %6s %10.3f %10.3f %10.3f %6d %8d %8.2f%s%n", e.getKey().id(), i + 1, r.p50(), r.p99(), r.max(),
+                        r.early(), r.missing(), r.createMillis(), i < skip ? "  (cold: not counted)" : "");
             }
         }
-        out.printf("%-10s %8s %14s %14s %14s %6s %8s%n", "peer", units, "median p50", "median p99", "worst max",
-                "early", "missing");
+        out.printf("%-10s %8s %14s %14s %14s %6s %8s %12s%n", "peer", units, "median p50", "median p99", "worst max",
+                "early", "missing", "median new");
         for (Map.Entry<Peer, List<Round>> e : all.entrySet()) {
             Summary s = Summary.of(e.getValue(), skip);
-            out.printf("%-10s %8d %14.3f %14.3f %14.3f %6d %8d%n", e.getKey().id(), s.rounds(), s.medianP50(), s.medianP99(),
-                    s.worstMax(), s.early(), s.missing());
+            out.printf("%-10s %8d %14.3f %14.3f %14.3f %6d %8d %12.2f%n", e.getKey().id(), s.rounds(), s.medianP50(), s.medianP99(),
+                    s.worstMax(), s.early(), s.missing(), s.medianCreate());
         }
+        out.println("new ms: how long the peer's executor took to construct (no goal; in a cold launch, what a fresh"
+                + " JVM pays before its first timer can be scheduled)");
     }
 
     /** The median (the mean of the middle two for an even count); NaN without values. */

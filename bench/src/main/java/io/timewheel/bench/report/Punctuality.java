@@ -263,6 +263,10 @@ public final class Punctuality {
                 ratio(ours, stpe, Summary::worstMax));
         t.row(m + "early / never ran", ours == null ? "-" : ours.early() + " / " + ours.missing(),
                 stpe == null ? "-" : stpe.early() + " / " + stpe.missing(), "");
+        if (!warm) {
+            t.row(m + "median time to construct the executor, ms (no goal)", cell(ours, Summary::medianCreate),
+                    cell(stpe, Summary::medianCreate), ratio(ours, stpe, Summary::medianCreate));
+        }
     }
 
     /** The percentage points by which timewheel's share of bursts exceeds STPE's, "+4.7 pts". */
