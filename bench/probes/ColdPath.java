@@ -14,10 +14,10 @@
  *     AtomicLongFieldUpdater 578-594, updater lazySet 374; volatile store 10.
  *   JDK 17 tier 3: VarHandle 15-69; updater 3-13; AtomicLong 3-5.
  *   JDK 25 interpreter: VarHandle 227-341; AtomicLong 122, updater 118-185. Tier 3: VarHandle 12-28, updater 7.
- * The executor keeps its VarHandles: moving ScheduledTask's state and outcome to field updaters took ~12% off
- * an interpreted take-and-run and nothing measurable off a cold JVM's first round or a warm one, and moving
- * QueuedCount's and Sequencer's cells to padded objects with updaters cost 0.90x schedule+cancel with two
- * producers (bench/results/jdk17/cold-path-compare.txt).
+ * What the executor took from it: ScheduledTask's atomics are field updaters (less producer, worker and JIT CPU
+ * in a cold JVM's first round, bench/probes/ColdCpu.java; warm throughput unchanged); QueuedCount's and
+ * Sequencer's cells stay a long[] with a VarHandle (as padded objects with updaters they cost 0.90x
+ * schedule+cancel with two producers). bench/results/jdk17/cold-path-compare.txt has the runs.
  */
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,7 +1,5 @@
 package io.timewheel.executor;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.Delayed;
@@ -9,6 +7,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
 
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
@@ -66,6 +66,17 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
      * the result or the Throwable; cleared when cancelled.
      * callable: the Runnable or Callable; cleared once done so the task does not pin user objects.
      *
+     * Cold path. state, outcome and waiters are reached through field updaters (Unsafe underneath), not
+     * VarHandles. Compiled by C2 both are the same instructions (schedule+cancel with 2 producers: 1.01x),
+     * but a cold JVM runs a task's schedule, hand-over and run in the interpreter and C1's profiled code for
+     * its first thousands of timers, where a VarHandle call costs ~1.2 us and 15-69 ns against an updater's
+     * ~0.6 us and 3-13 ns (bench/probes/ColdPath.java), and C2 compiles a VarHandle's linkage into every
+     * caller. In a fresh JVM's first round of 20,000 near-term timers (bench/probes/ColdCpu.java, medians of
+     * 8 launches) the producer's CPU went from 36.7 to 33.2 ms, the worker's from 73.7 to 67.9, the JIT's
+     * from 191 to 175 ms (STPE: 21.8, 72.7, 159.5). QueuedCount's and Sequencer's cells stay a long[] with a
+     * VarHandle: cells as padded objects with updaters cut more cold CPU but cost 0.90x schedule+cancel with
+     * 2 producers, twice (bench/results/jdk17/cold-path-compare.txt).
+     *
      * Layout with compressed oops: 12 header + 24 TimerEntry + 4 queue + 4 state + 4 callable + 4 outcome
      * + 4 waiters = 56 bytes per pending one-shot timer.
      */
@@ -86,8 +97,8 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
     private volatile int state;
     /** Runnable or Callable; null once done. Written before publication and by the completing thread. */
     private Object callable;
-    /** Runner thread while RUNNING, then result or Throwable. Volatile access through OUTCOME where racy. */
-    private Object outcome;
+    /** Runner thread while RUNNING, then result or Throwable (see the notes). Any thread. */
+    private volatile Object outcome;
     /** Treiber stack of threads waiting in get(). Any thread, via CAS. */
     private volatile WaitNode waiters;
 
@@ -159,7 +170,7 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
 
     /** Enqueue: IDLE to QUEUED, before the task is published. The caller has counted it. */
     final void markQueued() {
-        STATE.setRelease(this, QUEUED);
+        STATE.lazySet(this, QUEUED);
     }
 
     /** Periodic re-arm: RUNNING to QUEUED (or IDLE when a decorator's holder is queued instead). */
@@ -250,7 +261,7 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
                 return -1;
             }
             if (STATE.compareAndSet(this, s, RUNNING)) {
-                OUTCOME.setVolatile(this, Thread.currentThread());
+                outcome = Thread.currentThread();
                 if (s == QUEUED || s == FILED) {
                     queue.uncount();
                 }
@@ -285,7 +296,7 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
         } finally {
             int s = state;
             if (s == RUNNING) {
-                OUTCOME.setVolatile(this, null); // release the runner before re-arming
+                outcome = null; // release the runner before re-arming
             } else {
                 afterRun();
             }
@@ -311,7 +322,7 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
             }
         }
         if (state >= CANCELLED) {
-            OUTCOME.setVolatile(this, null);
+            outcome = null;
         }
     }
 
@@ -326,16 +337,16 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
 
     private void set(V result) {
         if (STATE.compareAndSet(this, RUNNING, COMPLETING)) {
-            outcome = result;
-            STATE.setRelease(this, NORMAL);
+            OUTCOME.lazySet(this, result); // ordered before the state's release store, as a plain write was
+            STATE.lazySet(this, NORMAL);
             finishCompletion();
         }
     }
 
     final void setException(Throwable ex) {
         if (STATE.compareAndSet(this, RUNNING, COMPLETING)) {
-            outcome = ex;
-            STATE.setRelease(this, EXCEPTIONAL);
+            OUTCOME.lazySet(this, ex);
+            STATE.lazySet(this, EXCEPTIONAL);
             finishCompletion();
         }
     }
@@ -355,14 +366,14 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
         if (mayInterruptIfRunning) {
             try {
                 if (s == RUNNING) {
-                    Object runner = OUTCOME.getVolatile(this);
+                    Object runner = outcome;
                     if (runner instanceof Thread) {
                         ((Thread) runner).interrupt();
                     }
                 }
             } finally {
-                OUTCOME.setVolatile(this, null);
-                STATE.setRelease(this, INTERRUPTED);
+                outcome = null;
+                STATE.lazySet(this, INTERRUPTED);
             }
         }
         if (s == QUEUED || s == FILED) {
@@ -439,7 +450,7 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
                 node = new WaitNode();
             } else if (!queued) {
                 node.next = waiters;
-                queued = WAITERS.weakCompareAndSet(this, node.next, node);
+                queued = WAITERS.compareAndSet(this, node.next, node);
             } else if (timed) {
                 long parkNanos;
                 if (startTime == 0L) {
@@ -491,7 +502,7 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
 
     private void finishCompletion() {
         for (WaitNode q; (q = waiters) != null; ) {
-            if (WAITERS.weakCompareAndSet(this, q, null)) {
+            if (WAITERS.compareAndSet(this, q, null)) {
                 for (;;) {
                     Thread t = q.thread;
                     if (t != null) {
@@ -538,19 +549,11 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
         volatile WaitNode next;
     }
 
-    // VarHandles
-    private static final VarHandle STATE;
-    private static final VarHandle OUTCOME;
-    private static final VarHandle WAITERS;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(ScheduledTask.class, "state", int.class);
-            OUTCOME = lookup.findVarHandle(ScheduledTask.class, "outcome", Object.class);
-            WAITERS = lookup.findVarHandle(ScheduledTask.class, "waiters", WaitNode.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    // Field updaters, not VarHandles (the notes, "Cold path").
+    private static final AtomicIntegerFieldUpdater<ScheduledTask> STATE =
+            AtomicIntegerFieldUpdater.newUpdater(ScheduledTask.class, "state");
+    private static final AtomicReferenceFieldUpdater<ScheduledTask, Object> OUTCOME =
+            AtomicReferenceFieldUpdater.newUpdater(ScheduledTask.class, Object.class, "outcome");
+    private static final AtomicReferenceFieldUpdater<ScheduledTask, WaitNode> WAITERS =
+            AtomicReferenceFieldUpdater.newUpdater(ScheduledTask.class, WaitNode.class, "waiters");
 }

@@ -1,0 +1,76 @@
+/*
+ * Probe (not built with the project): where a fresh JVM's first round spends CPU, timewheel ("tw") or STPE
+ * ("stpe"): 20,000 timers of 1-100 ms scheduled back to back from the main thread (all within the near term),
+ * one worker. Prints the CPU time of the main thread while it constructs the executor and while it schedules
+ * (the flood), the worker's CPU time for the round, the JIT's compilation time (CompilationMXBean) and the CPU
+ * of every thread of the JVM, then the round's p99 lateness. CPU times are far steadier than lateness on a
+ * shared machine: on 2 CPUs, whatever the JIT and the producer take is what the worker waits for. One launch
+ * per JVM, alternating builds and kinds:
+ *
+ *   javac -cp executor/target/timewheel-executor-0.1.0-SNAPSHOT.jar -d /tmp/cc bench/probes/ColdCpu.java
+ *   for i in 1 2 3 4 5 6 7 8; do for k in tw stpe; do java -cp executor/target/timewheel-executor-0.1.0-SNAPSHOT.jar:/tmp/cc ColdCpu $k; done; done
+ *
+ * Add -XX:+UnlockDiagnosticVMOptions -XX:+LogCompilation to see which compilations take the JIT's time (on
+ * 2026-11-26: C2 spent 56 ms on WheelScheduledExecutorService.delayedExecute, the whole schedule path inlined,
+ * against 22 ms for STPE's). What it showed: bench/results/jdk17/cold-path-compare.txt, section 6.
+ */
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+public class ColdCpu {
+    public static void main(String[] args) throws Exception {
+        String kind = args[0];
+        int n = 20_000;
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        long compiled0 = jit.getTotalCompilationTime();
+        long main0 = threads.getCurrentThreadCpuTime();
+        ScheduledThreadPoolExecutor executor = kind.equals("tw")
+                ? new io.timewheel.executor.WheelScheduledExecutorService(1) : new ScheduledThreadPoolExecutor(1);
+        long[] workerId = new long[1];
+        CountDownLatch done = new CountDownLatch(n);
+        long[] deadlines = new long[n];
+        long[] starts = new long[n];
+        SplittableRandom random = new SplittableRandom(42);
+        long main1 = threads.getCurrentThreadCpuTime();
+        for (int i = 0; i < n; i++) {
+            int k = i;
+            int delay = 1 + random.nextInt(100);
+            deadlines[i] = System.nanoTime() + delay * 1_000_000L;
+            executor.schedule(new Runnable() {
+                @Override
+                public void run() {
+                    starts[k] = System.nanoTime();
+                    workerId[0] = Thread.currentThread().getId();
+                    done.countDown();
+                }
+            }, delay, TimeUnit.MILLISECONDS);
+        }
+        long main2 = threads.getCurrentThreadCpuTime();
+        done.await();
+        long workerCpu = threads.getThreadCpuTime(workerId[0]);
+        long compiled1 = jit.getTotalCompilationTime();
+        double[] late = new double[n];
+        for (int i = 0; i < n; i++) {
+            late[i] = (starts[i] - deadlines[i]) / 1e6;
+        }
+        Arrays.sort(late);
+        long all = 0;
+        for (long id : threads.getAllThreadIds()) {
+            long cpu = threads.getThreadCpuTime(id);
+            if (cpu > 0) {
+                all += cpu;
+            }
+        }
+        System.out.printf("%s construct-cpu %.1f flood-cpu %.1f worker-cpu %.1f compile-ms %d all-threads-cpu %.1f | p99 %.2f%n",
+                kind, (main1 - main0) / 1e6, (main2 - main1) / 1e6, workerCpu / 1e6, compiled1 - compiled0, all / 1e6,
+                late[n * 99 / 100]);
+        executor.shutdown();
+    }
+}
