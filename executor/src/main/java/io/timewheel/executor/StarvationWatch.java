@@ -42,7 +42,14 @@ final class StarvationWatch {
     /** Looked at at least once a second (10^9 ns) while the watch runs, or once per threshold if longer. */
     static final long RECHECK_NANOS = 1_000_000_000L;
 
-    private static final System.Logger LOG = System.getLogger("io.timewheel");
+    /**
+     * The logger, looked up by the first warning (on the common pool), not when the first watched executor is
+     * built: System.getLogger starts java.util.logging, ~20 ms on a cold JVM (WheelScheduledExecutorService's
+     * notes, "Cold start").
+     */
+    private static final class Log {
+        static final System.Logger LOG = System.getLogger("io.timewheel");
+    }
 
     private final TaskQueue queue;
     private final String executorName;
@@ -112,7 +119,7 @@ final class StarvationWatch {
                 + (overdue == 1 ? " is" : " are") + " overdue (oldest " + oldestMillis + " ms): all " + workers
                 + (workers == 1 ? " worker" : " workers") + " busy";
         try {
-            ForkJoinPool.commonPool().execute(() -> LOG.log(System.Logger.Level.WARNING, message));
+            ForkJoinPool.commonPool().execute(() -> Log.LOG.log(System.Logger.Level.WARNING, message));
         } catch (RuntimeException rejected) {
             // the common pool refused (it never does, unless being shut down with the JVM): no warning
         }

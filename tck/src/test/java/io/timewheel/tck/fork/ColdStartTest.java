@@ -31,7 +31,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ColdStartTest {
 
-    /** The forked JVM: one executor, one 1 ms timer, shutdown; prints "ran" once the timer ran. */
+    /**
+     * The forked JVM: one executor, one 1 ms timer, then a second executor with the starvation warning on;
+     * shutdown; prints "ran" once the timer ran.
+     */
     public static final class Child {
         public static void main(String[] args) throws Exception {
             WheelScheduledExecutorService executor = new WheelScheduledExecutorService(1);
@@ -45,8 +48,12 @@ class ColdStartTest {
             if (ran.await(30, TimeUnit.SECONDS)) {
                 System.out.println("ran");
             }
+            // the opt-in starvation warning's watch is built with its executor, and must not start logging either
+            WheelScheduledExecutorService watched = WheelScheduledExecutorService.builder().starvationWarning(true).build();
+            watched.shutdown();
             executor.shutdown();
             executor.awaitTermination(30, TimeUnit.SECONDS);
+            watched.awaitTermination(30, TimeUnit.SECONDS);
             Runnable control = () -> System.out.println("linked"); // the test's control: a call site the log must show
             control.run();
         }
