@@ -128,7 +128,7 @@ final class ExecutorOptions {
             } catch (NumberFormatException notANumber) {
                 // reported below
             }
-            System.getLogger("io.timewheel").log(System.Logger.Level.WARNING,
+            Log.LOG.log(System.Logger.Level.WARNING,
                     "ignoring timewheel.lateThresholdMillis=" + value + ": not a positive number of milliseconds");
         }
         return DEFAULT_LATE_THRESHOLD_NANOS;
@@ -140,7 +140,7 @@ final class ExecutorOptions {
             try {
                 return TimerWheel.checkTickNanos(Long.parseLong(value.trim()));
             } catch (RuntimeException e) {
-                System.getLogger("io.timewheel").log(System.Logger.Level.WARNING,
+                Log.LOG.log(System.Logger.Level.WARNING,
                         "ignoring timewheel.tickNanos=" + value + ": " + e.getMessage());
             }
         }

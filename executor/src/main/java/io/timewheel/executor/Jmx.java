@@ -24,7 +24,6 @@ final class Jmx {
      * WARNING and the executor runs without its MXBean: JMX is never a reason for a constructor to throw.
      */
 
-    private static final System.Logger LOG = System.getLogger("io.timewheel");
     static final String DOMAIN = "io.timewheel";
 
     private Jmx() {
@@ -33,14 +32,14 @@ final class Jmx {
     /** Registers the executor's MXBean; returns its ObjectName, or null if it could not. */
     static Object register(WheelScheduledExecutorService executor) {
         if (!ModuleLayer.boot().findModule("java.management").isPresent()) {
-            LOG.log(System.Logger.Level.WARNING, "timewheel: no MXBean for executor "
+            Log.LOG.log(System.Logger.Level.WARNING, "timewheel: no MXBean for executor "
                     + executor.statistics().executorName() + ": the java.management module is not in this runtime");
             return null;
         }
         try {
             return Registrar.register(executor);
         } catch (Throwable t) {
-            LOG.log(System.Logger.Level.WARNING, "timewheel: no MXBean for executor "
+            Log.LOG.log(System.Logger.Level.WARNING, "timewheel: no MXBean for executor "
                     + executor.statistics().executorName() + ": " + t, t);
             return null;
         }
@@ -51,7 +50,7 @@ final class Jmx {
         try {
             Registrar.unregister(name);
         } catch (Throwable t) {
-            LOG.log(System.Logger.Level.WARNING, "timewheel: could not unregister MXBean " + name + ": " + t, t);
+            Log.LOG.log(System.Logger.Level.WARNING, "timewheel: could not unregister MXBean " + name + ": " + t, t);
         }
     }
 

@@ -42,15 +42,6 @@ final class StarvationWatch {
     /** Looked at at least once a second (10^9 ns) while the watch runs, or once per threshold if longer. */
     static final long RECHECK_NANOS = 1_000_000_000L;
 
-    /**
-     * The logger, looked up by the first warning (on the common pool), not when the first watched executor is
-     * built: System.getLogger starts java.util.logging, ~20 ms on a cold JVM (WheelScheduledExecutorService's
-     * notes, "Cold start").
-     */
-    private static final class Log {
-        static final System.Logger LOG = System.getLogger("io.timewheel");
-    }
-
     private final TaskQueue queue;
     private final String executorName;
     private final long thresholdNanos;

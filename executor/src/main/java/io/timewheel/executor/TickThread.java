@@ -114,14 +114,6 @@ final class TickThread implements Runnable {
      */
     static final long LATE_WAKE_NANOS = 1L << 21;
 
-    /**
-     * The logger, looked up on the first report only: System.getLogger starts java.util.logging's LogManager,
-     * ~20 ms on a cold JVM, which the first executor's construction would pay otherwise.
-     */
-    private static final class Log {
-        static final System.Logger LOG = System.getLogger("io.timewheel");
-    }
-
     static final int AWAKE = ParkGate.AWAKE;
     static final int PARKED_SHORT = ParkGate.PARKED_SHORT;
     static final int PARKED_LONG = ParkGate.PARKED_LONG;

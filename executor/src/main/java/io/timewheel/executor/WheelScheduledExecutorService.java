@@ -99,8 +99,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * no lambda or method reference on the construction path (NanoClock.SYSTEM is a class: the JVM's first
      * lambda spins its invokedynamic machinery, ~10 ms), no invokedynamic string concatenation (the module is
      * compiled with -XDstringConcat=inline, as the JDK compiles java.base), no logger looked up before a
-     * report needs it (TickThread.Log, StarvationWatch.Log: System.getLogger starts java.util.logging, ~20
-     * ms). Together those were ~40 ms more before the first timer could be scheduled (tck's ColdStartTest).
+     * report needs it (Log: System.getLogger starts java.util.logging, ~20 ms). Together those were ~40 ms
+     * more before the first timer could be scheduled (tck's ColdStartTest).
      *
      * Observability (statistics(), JFR, JMX, the starvation warning): Observability assembles the statistics
      * and keeps the two counts that no lower class keeps (rejected, periodic failures); its notes say where

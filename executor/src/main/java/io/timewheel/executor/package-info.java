@@ -40,6 +40,7 @@
  *                   pool keeps of those runs (WorkerPool's notes, "Dispatch").
  *   QueueView       what getQueue() returns: a BlockingQueue view of the TaskQueue.
  *   NanoClock       the time source (System.nanoTime, or a manual clock in tests).
+ *   Log             the package's logger, looked up by the first report (never at construction).
  * The wheel package holds what knows nothing of executors: TimerWheel (single-threaded, clock-free; it
  * sorts its batches with BatchSort and KeySort), TimerEntry (its node, which QueueEntry extends) and
  * StripedInbox (the lock-free hand-off from any thread to the wheel's owner).
