@@ -53,12 +53,12 @@ for which in old new; do
     }'
   fi
   case $modes in *" warm "*)
-    echo "== $which: warm (punctuality warm --rounds 12), per run: peer, rounds counted, median p50, median p99, worst max, early, missing"
-    for f in "$work"/$which-warm-*.txt; do awk '/median p50/ {s = 1; next} s && NF >= 7 {print "  " $0}' "$f"; done ;;
+    echo "== $which: warm (punctuality warm --rounds 12), per run: peer, rounds counted, median p50, median p99, worst max, early, missing, median construction ms"
+    for f in "$work"/$which-warm-*.txt; do awk '/median p50/ {s = 1; next} s && NF >= 7 && $1 != "new" {print "  " $0}' "$f"; done ;;
   esac
   case $modes in *" cold "*)
-    echo "== $which: cold (punctuality cold --launches 3), per run: peer, launches, median p50, median p99, worst max, early, missing"
-    for f in "$work"/$which-cold-*.txt; do awk '/median p50/ {s = 1; next} s && NF >= 7 {print "  " $0}' "$f"; done ;;
+    echo "== $which: cold (punctuality cold --launches 3), per run: peer, launches, median p50, median p99, worst max, early, missing, median construction ms"
+    for f in "$work"/$which-cold-*.txt; do awk '/median p50/ {s = 1; next} s && NF >= 7 && $1 != "new" {print "  " $0}' "$f"; done ;;
   esac
 done
 echo
