@@ -1,5 +1,6 @@
 /*
- * Probe (not built with the project): a fresh JVM's first executor, timewheel ("tw") or STPE ("stpe"): how long
+ * Probe (not built with the project): a fresh JVM's first executor, timewheel ("tw"), timewheel with
+ * virtual-thread dispatch ("twvt", Java 21+) or STPE ("stpe"): how long
  * its construction takes, then one 1 ms timer scheduled and waited for. Run it once per JVM, alternating kinds:
  *
  *   ./mvnw -B -q -o -pl executor package -DskipTests
@@ -18,7 +19,10 @@ public class FirstTimer {
     public static void main(String[] args) throws Exception {
         long c0 = System.nanoTime();
         ScheduledThreadPoolExecutor executor = args[0].equals("tw")
-                ? new io.timewheel.executor.WheelScheduledExecutorService(1) : new ScheduledThreadPoolExecutor(1);
+                ? new io.timewheel.executor.WheelScheduledExecutorService(1)
+                : args[0].equals("twvt") // virtual-thread dispatch, Java 21+
+                ? io.timewheel.executor.WheelScheduledExecutorService.builder().corePoolSize(1).virtualThreadPerRun().build()
+                : new ScheduledThreadPoolExecutor(1);
         long c1 = System.nanoTime();
         CountDownLatch ran = new CountDownLatch(1);
         long[] at = new long[1];

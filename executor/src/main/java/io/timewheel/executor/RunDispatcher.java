@@ -38,6 +38,11 @@ final class RunDispatcher {
      * Virtual threads are reached through method handles looked up once (VirtualThreads), so the class files
      * stay Java 17 and there is no reflective access to warn about: Thread.ofVirtual and Thread.Builder are
      * public API on 21+.
+     *
+     * Cold start: a JVM's first virtual thread costs the JDK one-time work (the scheduler's pool, a carrier
+     * thread, a named factory's first name), which the first build() in this mode does (VirtualThreads.warmUp)
+     * instead of the first due run; and nothing on this path is a lambda (StartEach, WorkerPool.DispatchedRun),
+     * so no invokedynamic bootstrap waits for it either (tck's fork.VirtualThreadWarmUpTest).
      */
 
     /** Where runs go. Immutable. */
@@ -66,7 +71,22 @@ final class RunDispatcher {
      */
     static RunDispatcher onVirtualThreads(String namePrefix, int maxConcurrentRuns) {
         ThreadFactory factory = VirtualThreads.factory(namePrefix);
-        return new RunDispatcher(run -> factory.newThread(run).start(), maxConcurrentRuns);
+        VirtualThreads.warmUp();
+        return new RunDispatcher(new StartEach(factory), maxConcurrentRuns);
+    }
+
+    /** Starts each run on a new thread of its factory. A class, not a lambda: no invokedynamic bootstrap at build(). */
+    private static final class StartEach implements Executor {
+        private final ThreadFactory factory;
+
+        StartEach(ThreadFactory factory) {
+            this.factory = factory;
+        }
+
+        @Override
+        public void execute(Runnable run) {
+            factory.newThread(run).start();
+        }
     }
 
     /** Before a hand-over, on the worker: waits for a permit if runs are bounded. */
@@ -117,6 +137,41 @@ final class RunDispatcher {
         }
 
         private VirtualThreads() {
+        }
+
+        /** How long warmUp waits at most for its thread to end. */
+        private static final long WARM_UP_MILLIS = 1_000L;
+        /** Set by the first warmUp of this JVM (two first builds at once may both warm up: harmless). */
+        private static volatile boolean warm;
+
+        /**
+         * Once per JVM, at the first build() in this mode: starts a virtual thread that does nothing and waits
+         * for it to end (at most WARM_UP_MILLIS), so that the JDK's one-time work for a JVM's first virtual
+         * thread (initializing the scheduler's pool, starting a carrier thread) and for a named factory's first
+         * name (its counter's VarHandle spins method-handle forms, ~5 ms) is done by the constructor and not by
+         * the first due run. Without it a fresh JVM's first timer in this mode ran 15-22 ms late, against 1-2 ms
+         * in the platform-worker mode (bench/probes/FirstTimer.java, JDK 25; bench/results/jdk25/vt-lateness.txt).
+         * The thread comes from a factory of its own, so the runs' names still count from 0.
+         */
+        static void warmUp() {
+            if (warm) {
+                return;
+            }
+            warm = true;
+            Thread thread = factory("timewheel-warm-up-").newThread(new Idle());
+            thread.start();
+            try {
+                thread.join(WARM_UP_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the builder's caller asked to stop waiting: keep its status
+            }
+        }
+
+        /** warmUp's task: nothing. A class, not a lambda (no invokedynamic bootstrap for it). */
+        private static final class Idle implements Runnable {
+            @Override
+            public void run() {
+            }
         }
 
         /** Null if virtual threads are available, else why not. */

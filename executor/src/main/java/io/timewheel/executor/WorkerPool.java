@@ -364,11 +364,28 @@ abstract class WorkerPool extends RunState {
         d.acquire();
         d.inFlight.incrementAndGet();
         w.holding = false;
-        Runnable run = () -> runDispatched(task);
+        Runnable run = new DispatchedRun(task);
         try {
             d.target.execute(run);
         } catch (Throwable rejected) {
             run.run(); // the target refused (or could not start a thread): run it here rather than lose it
+        }
+    }
+
+    /**
+     * What dispatch hands over: a class, not a lambda, so that a JVM's first dispatched run does not wait for
+     * an invokedynamic bootstrap (~5 ms on a cold JVM, -Xlog:class+load).
+     */
+    private final class DispatchedRun implements Runnable {
+        private final Runnable task;
+
+        DispatchedRun(Runnable task) {
+            this.task = task;
+        }
+
+        @Override
+        public void run() {
+            runDispatched(task);
         }
     }
 
