@@ -1,0 +1,168 @@
+/*
+ * Probe (not built with the project): why schedule+cancel with 2 producer threads is bimodal per JMH fork
+ * (~13 or ~21 Mops/s, both old and new jars). Prints the operations per second, second by second, so a switch
+ * between the two modes shows inside one JVM, and the CPU time of the tick thread over the measured seconds.
+ *
+ *   "tw" N:      N threads schedule a 30 s timer and cancel it at once, on a WheelScheduledExecutorService
+ *                holding 1M far timers (1-2 h), as ScheduleCancelBenchmark (timewheel, 1M pending) does;
+ *   "alloc" N:   the control: N threads each allocate small objects into a private ring and share nothing,
+ *                with 1M old objects on the heap (no timewheel code at all);
+ *   "rtt":       what a cache line shared by two threads costs: two threads pass one volatile counter back and
+ *                forth (each waits for its parity, then increments); prints the round trip in ns per second.
+ *
+ *   ./mvnw -B -q -o -pl executor package -DskipTests
+ *   javac -cp executor/target/timewheel-executor-0.1.0-SNAPSHOT.jar -d /tmp/pm bench/probes/ProducerModes.java
+ *   for i in 1 2 3 4 5 6; do java -Xms1g -Xmx4g -cp executor/target/timewheel-executor-0.1.0-SNAPSHOT.jar:/tmp/pm ProducerModes tw 2; done
+ *   for i in 1 2 3; do java -Xms1g -Xmx4g -cp /tmp/pm ProducerModes alloc 2; done
+ *   for i in 1 2 3 4 5 6; do java -cp /tmp/pm ProducerModes rtt; done
+ *
+ * Add -XX:+PrintCompilation to see that the switches come without a compilation or deoptimization of the
+ * producer's code, or -XX:+UseParallelGC to see that they come with either collector. What it showed:
+ * bench/results/jdk17/producer-modes.txt.
+ */
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.SplittableRandom;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+
+public class ProducerModes {
+    /** The control's object: about a task's size. */
+    static final class Node {
+        long a, b, c;
+        Object d, e;
+        int f;
+    }
+
+    /** rtt's counter. */
+    static volatile long pingPong;
+
+    public static void main(String[] args) throws Exception {
+        if (args[0].equals("rtt")) {
+            roundTrips();
+            return;
+        }
+        boolean timers = args[0].equals("tw");
+        int threads = Integer.parseInt(args[1]);
+        io.timewheel.executor.WheelScheduledExecutorService executor = null;
+        Object[] old = null;
+        Runnable noop = new Runnable() {
+            @Override
+            public void run() {
+            }
+        };
+        if (timers) {
+            executor = new io.timewheel.executor.WheelScheduledExecutorService(1);
+            SplittableRandom random = new SplittableRandom(42);
+            for (int i = 0; i < 1_000_000; i++) {
+                executor.schedule(noop, 3_600_000 + random.nextInt(3_600_000), TimeUnit.MILLISECONDS);
+            }
+        } else {
+            old = new Object[1_000_000];
+            for (int i = 0; i < old.length; i++) {
+                old[i] = new Node();
+            }
+        }
+        System.gc();
+        LongAdder progress = new LongAdder();
+        AtomicBoolean stop = new AtomicBoolean();
+        CyclicBarrier start = new CyclicBarrier(threads + 1);
+        io.timewheel.executor.WheelScheduledExecutorService e = executor;
+        Thread[] producers = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            Thread thread = producers[t] = new Thread(new Runnable() {
+                @Override
+                public void run() {
+                    try {
+                        start.await();
+                    } catch (Exception ex) {
+                        throw new IllegalStateException(ex);
+                    }
+                    Node[] ring = new Node[1024];
+                    long x = 0;
+                    while (!stop.get()) {
+                        for (int i = 0; i < 1000; i++) {
+                            if (e != null) {
+                                e.schedule(noop, 30, TimeUnit.SECONDS).cancel(false);
+                            } else {
+                                Node n = new Node();
+                                n.a = x++;
+                                ring[i & 1023] = n;
+                            }
+                        }
+                        progress.add(1000);
+                    }
+                }
+            }, "producer-" + t);
+            thread.setDaemon(true);
+            thread.start();
+        }
+        start.await();
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long tick = -1;
+        for (ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (info != null && info.getThreadName().contains("tick")) {
+                tick = info.getThreadId();
+            }
+        }
+        Thread.sleep(2000); // warm-up
+        long tick0 = tick < 0 ? 0 : mx.getThreadCpuTime(tick);
+        StringBuilder perSecond = new StringBuilder();
+        for (int s = 0; s < 8; s++) {
+            long c0 = progress.sum();
+            Thread.sleep(1000);
+            perSecond.append(String.format(" %.1f", (progress.sum() - c0) / 1e6));
+        }
+        stop.set(true);
+        for (Thread producer : producers) {
+            producer.join();
+        }
+        System.out.printf("%s %d threads, M ops per second:%s%s%n", args[0], threads, perSecond,
+                tick < 0 ? "" : String.format(" | tick thread CPU over those 8 s: %.0f ms", (mx.getThreadCpuTime(tick) - tick0) / 1e6));
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+        if (old != null && old[0] == null) {
+            System.out.println();
+        }
+    }
+
+    private static void roundTrips() throws InterruptedException {
+        LongAdder progress = new LongAdder();
+        AtomicBoolean stop = new AtomicBoolean();
+        for (int t = 0; t < 2; t++) {
+            int parity = t;
+            Thread thread = new Thread(new Runnable() {
+                @Override
+                public void run() {
+                    while (!stop.get()) {
+                        for (int i = 0; i < 10_000; i++) {
+                            long x;
+                            while (((x = pingPong) & 1) != parity) {
+                                Thread.onSpinWait();
+                            }
+                            pingPong = x + 1;
+                        }
+                        if (parity == 0) {
+                            progress.add(10_000);
+                        }
+                    }
+                }
+            });
+            thread.setDaemon(true);
+            thread.start();
+        }
+        Thread.sleep(1000);
+        StringBuilder perSecond = new StringBuilder();
+        for (int s = 0; s < 10; s++) {
+            long c0 = progress.sum();
+            Thread.sleep(1000);
+            perSecond.append(String.format(" %.0f", 1e9 / Math.max(1, progress.sum() - c0)));
+        }
+        stop.set(true); // a thread may be left waiting for its parity: daemon threads, the JVM exits anyway
+        System.out.println("rtt: round trip of a shared line between two threads, ns, per second:" + perSecond);
+    }
+}
