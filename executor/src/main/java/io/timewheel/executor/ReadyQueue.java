@@ -35,7 +35,8 @@ final class ReadyQueue {
      * entry's sequence (taken from its queue's counter when the task was created, as STPE's sequence
      * number; compared with wrap-around), so that equal deadlines run in creation order, as on STPE, however
      * the entries arrived here (straight from a producer, or from the tick thread, which reads its inbox's
-     * stripes in no particular order). An entry's deadline changes while a copy of it is here in one case
+     * stripes in no particular order). Ties between deadlines are rare, so each push shows both ways a tie can
+     * go to the JIT's profile (trainTies), lest the first real one deoptimize the compiled queue. An entry's deadline changes while a copy of it is here in one case
      * only, a periodic task someone ran directly (below); otherwise it is re-armed after a worker popped it. A worker never takes an entry before its deadline. The heap
      * keeps each entry's deadline and sequence beside it in primitive arrays (copied in at push, valid
      * while the entry is here), so sifting compares within three arrays and never
@@ -224,6 +225,7 @@ final class ReadyQueue {
     private boolean pushLocked(QueueEntry task, long now) {
         long deadline = task.deadline();
         int sequence = task.sequence();
+        trainTies(deadline, sequence);
         boolean head;
         if (ringSize == 0 || !less(deadline, sequence, ringDeadlines[ringTail()], ringSequences[ringTail()])) {
             append(task, deadline, sequence, now);
@@ -590,6 +592,21 @@ final class ReadyQueue {
         deadlines[k] = deadline;
         sequences[k] = sequence;
         readyAts[k] = readyAt;
+    }
+
+    /**
+     * Shows less's tie branches to the JIT's profile; compiles to nothing once C2 inlines it. Equal deadlines
+     * are rare but real (two schedules k ms apart to the nanosecond with delays k ms apart: a few in a round of
+     * 20,000 random 1-100 ms timers), and C2 compiles a branch its profile never saw taken into a trap: the
+     * first tie then deoptimized the worker's freshly compiled siftDown, back to slower code until C2 compiled
+     * it again, in the middle of a cold JVM's first round (-XX:+LogCompilation: unstable_if in less). Both ways
+     * a tie can go, compared here on every push, are in the profile that C1's code collects before C2 compiles;
+     * C2 folds the two calls away (the same deadline minus itself). A branch-free less instead cost 14-25% on
+     * a push/take loop (bench/results/jdk17/cold-path-compare.txt, section 8).
+     */
+    private static void trainTies(long deadline, int sequence) {
+        less(deadline, sequence, deadline, sequence + 1);
+        less(deadline, sequence + 1, deadline, sequence);
     }
 
     private static boolean less(long deadlineA, int sequenceA, long deadlineB, int sequenceB) {
