@@ -36,11 +36,12 @@ final class ReadyQueue {
      * number; compared with wrap-around), so that equal deadlines run in creation order, as on STPE, however
      * the entries arrived here (straight from a producer, or from the tick thread, which reads its inbox's
      * stripes in no particular order). Ties between deadlines are rare, so each push shows both ways a tie can
-     * go to the JIT's profile (trainTies), lest the first real one deoptimize the compiled queue. An entry's deadline changes while a copy of it is here in one case
-     * only, a periodic task someone ran directly (below); otherwise it is re-armed after a worker popped it. A worker never takes an entry before its deadline. The heap
-     * keeps each entry's deadline and sequence beside it in primitive arrays (copied in at push, valid
-     * while the entry is here), so sifting compares within three arrays and never
-     * loads an entry object: with thousands of entries in the heap (a burst of a million timers a second
+     * go to the JIT's profile (trainTies), lest the first real one deoptimize the compiled queue. An entry's
+     * deadline changes while a copy of it is here in one case only, a periodic task someone ran directly
+     * (below); otherwise it is re-armed after a worker popped it. A worker never takes an entry before its
+     * deadline. The heap keeps each entry's deadline and sequence beside it in primitive arrays (copied in at
+     * push, valid while the entry is here), so sifting compares within those arrays and never loads an entry
+     * object: with thousands of entries in the heap (a burst of a million timers a second
      * keeps ~8,000 within the horizon) each such load would be a cache miss, ~2 per level per take.
      * An entry's deadline does change while a stale copy of it is here: one that left the queue in the heap
      * (removed, not cancelled) and was queued again (a periodic task someone ran directly) sets its new

@@ -149,7 +149,7 @@ final class RunDispatcher {
          * for it to end (at most WARM_UP_MILLIS), so that the JDK's one-time work for a JVM's first virtual
          * thread (initializing the scheduler's pool, starting a carrier thread) and for a named factory's first
          * name (its counter's VarHandle spins method-handle forms, ~5 ms) is done by the constructor and not by
-         * the first due run. Without it a fresh JVM's first timer in this mode ran 15-22 ms late, against 1-2 ms
+         * the first due run. Without it a fresh JVM's first timer in this mode ran 13-22 ms late, against 1-2 ms
          * in the platform-worker mode (bench/probes/FirstTimer.java, JDK 25; bench/results/jdk25/vt-lateness.txt).
          * The thread comes from a factory of its own, so the runs' names still count from 0.
          */
