@@ -139,31 +139,33 @@ final class RunDispatcher {
         private VirtualThreads() {
         }
 
-        /** How long warmUp waits at most for its thread to end. */
-        private static final long WARM_UP_MILLIS = 1_000L;
-        /** Set by the first warmUp of this JVM (two first builds at once may both warm up: harmless). */
+        /**
+         * Set by the first warmUp of this JVM that started its thread. Two first builds at once may both warm
+         * up, or a second may skip it while the first is still at it: either is harmless.
+         */
         private static volatile boolean warm;
 
         /**
-         * Once per JVM, at the first build() in this mode: starts a virtual thread that does nothing and waits
-         * for it to end (at most WARM_UP_MILLIS), so that the JDK's one-time work for a JVM's first virtual
-         * thread (initializing the scheduler's pool, starting a carrier thread) and for a named factory's first
-         * name (its counter's VarHandle spins method-handle forms, ~5 ms) is done by the constructor and not by
-         * the first due run. Without it a fresh JVM's first timer in this mode ran 13-22 ms late, against 1-2 ms
-         * in the platform-worker mode (bench/probes/FirstTimer.java, JDK 25; bench/results/jdk25/vt-lateness.txt).
-         * The thread comes from a factory of its own, so the runs' names still count from 0.
+         * At the first build() in this mode in a JVM: starts a virtual thread that does nothing, so that the
+         * JDK's one-time work for a JVM's first virtual thread (initializing the scheduler's pool, starting a
+         * carrier thread, both inside start()) and for a named factory's first name (its counter's VarHandle
+         * spins method-handle forms, ~5 ms) is done by the constructor and not by the first due run. Without
+         * it a fresh JVM's first timer in this mode ran 13-22 ms late, against 1-2 ms in the platform-worker
+         * mode (bench/probes/FirstTimer.java, JDK 25; bench/results/jdk25/vt-lateness.txt). It does not wait
+         * for the thread: with every carrier busy the constructor would block, and waiting gained nothing
+         * measurable. The thread comes from a factory of its own, so the runs' names still count from 0.
          */
         static void warmUp() {
             if (warm) {
                 return;
             }
-            warm = true;
-            Thread thread = factory("timewheel-warm-up-").newThread(new Idle());
-            thread.start();
             try {
-                thread.join(WARM_UP_MILLIS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt(); // the builder's caller asked to stop waiting: keep its status
+                factory("timewheel-warm-up-").newThread(new Idle()).start();
+                warm = true;
+            } catch (RuntimeException | Error e) {
+                // e.g. no native thread for a carrier: the build goes on, and the first run meets the same
+                // failure where the pool handles it (WorkerPool.dispatch runs the task itself); a later build
+                // tries again
             }
         }
 

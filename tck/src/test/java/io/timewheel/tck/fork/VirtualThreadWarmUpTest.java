@@ -3,8 +3,8 @@ package io.timewheel.tck.fork;
 import io.timewheel.executor.WheelScheduledExecutorService;
 import org.junit.jupiter.api.Test;
 
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * A fresh JVM's first executor with virtual-thread dispatch (Java 21+) pays the JDK's one-time cost of a first
  * virtual thread at construction, not on its first due run (RunDispatcher.VirtualThreads.warmUp): a forked
- * JVM builds one, and before anything is scheduled a carrier thread must already exist; its first run's
+ * JVM builds one, and before anything is scheduled a carrier thread must already exist (the JDK starts it
+ * inside the warm-up thread's start()); its first run's
  * thread must still be named {@code <name>-run-0} (the warm-up's thread comes from a factory of its own); and
  * no invokedynamic call site of ours may be linked on the way (the dispatched run and the start of its thread
  * are classes, not lambdas). No timing is asserted: what is checked is what the JVM had done.
@@ -56,14 +57,8 @@ class VirtualThreadWarmUpTest {
         assumeTrue(Runtime.version().feature() >= 21, "virtual threads need Java 21");
         String javaCommand = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         String cp = location(WheelScheduledExecutorService.class) + java.io.File.pathSeparator + location(Child.class);
-        Process process = new ProcessBuilder(javaCommand, "-Djava.lang.invoke.MethodHandle.TRACE_METHOD_LINKAGE=true",
-                "-cp", cp, Child.class.getName()).redirectErrorStream(true).start();
-        String output;
-        try (InputStream in = process.getInputStream()) {
-            output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, process.exitValue(), output);
+        String output = run(javaCommand, "-Djava.lang.invoke.MethodHandle.TRACE_METHOD_LINKAGE=true", "-cp", cp,
+                Child.class.getName());
         List<String> lines = output.lines().collect(Collectors.toList());
         assertTrue(lines.contains("carrier after build: true"), "no carrier thread once build() returned:\n" + output);
         assertTrue(lines.contains("first run on: warm-run-0"), "the first run's thread is not warm-run-0:\n" + output);
@@ -74,6 +69,31 @@ class VirtualThreadWarmUpTest {
                 .filter(l -> l.startsWith("linkCallSite io.timewheel.executor.") || l.startsWith("linkCallSite io.timewheel.wheel."))
                 .collect(Collectors.toList());
         assertEquals(List.of(), ours, "invokedynamic call sites of ours linked on the virtual-thread path");
+    }
+
+    /**
+     * Runs a child JVM to its end (at most 60 s) and returns its output. The environment's JVM options are
+     * dropped (a JFR recording started through JAVA_TOOL_OPTIONS would link call sites of its own), and the
+     * output goes to a file, so that a child that hangs fails the test instead of blocking its read.
+     */
+    static String run(String... command) throws Exception {
+        Path out = Files.createTempFile("child", ".log");
+        try {
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
+            builder.environment().remove("JAVA_TOOL_OPTIONS");
+            builder.environment().remove("JDK_JAVA_OPTIONS");
+            Process process = builder.start();
+            boolean ended = process.waitFor(60, TimeUnit.SECONDS);
+            if (!ended) {
+                process.destroyForcibly().waitFor();
+            }
+            String output = Files.readString(out, StandardCharsets.UTF_8);
+            assertTrue(ended, "the child did not end within 60 s:\n" + output);
+            assertEquals(0, process.exitValue(), output);
+            return output;
+        } finally {
+            Files.deleteIfExists(out);
+        }
     }
 
     private static String location(Class<?> c) throws Exception {
