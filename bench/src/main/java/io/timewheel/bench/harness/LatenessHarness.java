@@ -1,5 +1,6 @@
 package io.timewheel.bench.harness;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.timewheel.bench.peer.Peer;
 import io.timewheel.bench.peer.TimerService;
 import io.timewheel.executor.ExecutorStatistics;
@@ -7,6 +8,7 @@ import io.timewheel.executor.WheelScheduledExecutorService;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +24,14 @@ import java.util.concurrent.TimeUnit;
  * from one thread. Until 2026-11-26 the warm-ups used delays of at most 50 ms, which never reach timewheel's
  * tick thread (its near term is 134 ms): its hand-over code compiled during the measured rounds. The cold
  * cost of that path is what {@code punctuality cold --max-delay-ms 500} shows. Each task records {@code System.nanoTime()} when it starts.
+ *
+ * <p>Heap: before each measured round the harness calls {@code System.gc()}, so that no peer's round collects
+ * another's garbage. G1 then shrinks the heap to its minimum, and until 2026-11-26 every round ran with an eden
+ * of a few MB: several young pauses of 3-25 ms fell in each round's due window, whichever peer it measured
+ * (-Xlog:gc), and set the p99s (the committed runs' lateness row before that date: 6.40 ms for timewheel, 1.11
+ * for STPE on JDK 25, the other way round in a run of the two alone). The harness now keeps the heap at the size
+ * it has for the measured rounds (MaxHeapFreeRatio=100, a manageable flag, put back after): no young pause
+ * falls in a round of 100k timers on the default heap, as with -Xms2g.
  *
  * <p>The deadline of a timer is read as {@code nanoTime()} just before the schedule call plus the delay:
  * the implementation's own deadline is at or after it, so "early" (start before that) is early for
@@ -115,10 +125,15 @@ public final class LatenessHarness {
             measure(peer, timers, maxDelayMs, 1);
         }
         Map<Peer, List<Result>> all = new LinkedHashMap<>();
-        for (int round = 0; round < rounds; round++) {
-            for (Peer peer : peers) {
-                all.computeIfAbsent(peer, p -> new java.util.ArrayList<>()).add(measure(peer, timers, maxDelayMs, 2 + round));
+        String maxHeapFreeRatio = keepHeap();
+        try {
+            for (int round = 0; round < rounds; round++) {
+                for (Peer peer : peers) {
+                    all.computeIfAbsent(peer, p -> new java.util.ArrayList<>()).add(measure(peer, timers, maxDelayMs, 2 + round));
+                }
             }
+        } finally {
+            restoreHeap(maxHeapFreeRatio);
         }
         out.printf("%-12s %10s %10s %10s %10s %10s %7s %8s  %s%n", "peer", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms",
                 "early", "missing", "p99 of each round");
@@ -145,6 +160,29 @@ public final class LatenessHarness {
             }
         }
         return results;
+    }
+
+    /**
+     * Keeps the heap from shrinking after the System.gc() before each measured round (see the class notes):
+     * sets the manageable flag MaxHeapFreeRatio to 100 and returns its value before, or null where the JVM has
+     * no such flag (then nothing changes).
+     */
+    static String keepHeap() {
+        try {
+            HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            String before = hotSpot.getVMOption("MaxHeapFreeRatio").getValue();
+            hotSpot.setVMOption("MaxHeapFreeRatio", "100");
+            return before;
+        } catch (RuntimeException notHotSpot) {
+            return null;
+        }
+    }
+
+    /** Puts MaxHeapFreeRatio back to {@code before} (a keepHeap result). */
+    static void restoreHeap(String before) {
+        if (before != null) {
+            ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).setVMOption("MaxHeapFreeRatio", before);
+        }
     }
 
     public static Result measure(Peer peer, int timers, int maxDelayMs, long seed) throws InterruptedException {
