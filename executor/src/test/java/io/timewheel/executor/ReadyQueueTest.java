@@ -91,6 +91,60 @@ class ReadyQueueTest extends ManualClockTestBase {
         assertNull(ready.take(true, 0, null));
     }
 
+    /**
+     * Producers that push at once into a queue that grows many times from its initial 16 entries: each
+     * allocates larger arrays before it takes the lock on a hint read without it (the size it saw), which
+     * another producer may have made stale, so some of those arrays are used and some dropped. Every entry
+     * pushed must come out exactly once, in (deadline, sequence) order.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(ints = {1, 2, 3})
+    void concurrentPushesIntoAGrowingQueue_loseNothing_andKeepTheOrder(int seed) throws Exception {
+        start(0L, 1);
+        ReadyQueue ready = new ReadyQueue(clock);
+        int producers = 4;
+        int each = 20_000;
+        List<List<QueueEntry>> pushed = new ArrayList<>();
+        for (int p = 0; p < producers; p++) {
+            SplittableRandom random = new SplittableRandom(seed * 31L + p);
+            List<QueueEntry> mine = new ArrayList<>();
+            long ascending = 0;
+            for (int i = 0; i < each; i++) {
+                // half in order (the ring), half anywhere (the heap), a few with equal deadlines
+                ascending += random.nextInt(8) == 0 ? 0 : random.nextLong(1, 1_000);
+                mine.add(entry(random.nextBoolean() ? ascending : random.nextLong(0, 40_000_000L)));
+            }
+            pushed.add(mine);
+        }
+        java.util.concurrent.CyclicBarrier go = new java.util.concurrent.CyclicBarrier(producers);
+        List<Thread> threads = new ArrayList<>();
+        for (List<QueueEntry> mine : pushed) {
+            Thread t = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+                for (QueueEntry e : mine) {
+                    ready.push(e, 0L);
+                }
+            });
+            t.start();
+            threads.add(t);
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        TreeSet<QueueEntry> model = new TreeSet<>(ORDER);
+        pushed.forEach(model::addAll);
+        assertEquals(producers * each, model.size());
+        clock.advanceNanos(1_000_000_000L);
+        while (!model.isEmpty()) {
+            assertEquals(1, takeOrPoll(ready, model, model.size() % 2 == 0));
+        }
+        assertNull(ready.pollDue());
+    }
+
     private ScheduledTask<Void> entry(long deadline) {
         ScheduledTask<Void> task = new ScheduledTask<>(executor.queue, (Runnable) () -> { }, deadline);
         task.markQueued(); // never counted in the executor's queue: only this test's ReadyQueue holds it
