@@ -57,6 +57,16 @@ final class ReadyQueue {
      * Entries that left the queue another way (cancelled, removed) stay in the heap until a worker pops
      * and skips them: they are due within the horizon, so that is soon. Every field is guarded by lock.
      *
+     * Growth. The heap's and the ring's arrays double when they fill, and the pusher allocates the larger
+     * ones before it takes the lock (Room: for a push, once three quarters are used, on a hint read without
+     * the lock; for a batch, room for all of it), so the lock is held for the copy only. A fresh executor's
+     * queue starts at 16 entries; in a JVM whose eden is still fresh, allocating four arrays of ~20k entries
+     * took 100-560 us (page faults), the copy 5-25 us, and while an allocation held the lock a worker whose task
+     * was due parked on it: in warm rounds of 20k timers of 1-100 ms, 36 such parks of over 50 us per 16 rounds
+     * against STPE's 8-14, and 6 with the room made first (bench/probes/WarmThreads.java with JFR
+     * jdk.ThreadPark; bench/results/jdk17/warm-lock-parks.txt). A hint made stale by another pusher costs
+     * arrays that are dropped (a room is used only if larger than the arrays then), or a growth under the lock.
+     *
      * The ring. Most entries arrive in order: the tick thread hands over batches the wheel has sorted, each
      * one later than the one before (it covers deadlines up to a later now + HORIZON_NANOS), and a flood of
      * execute() or short delays from one producer comes in creation order. An entry that is not before the
@@ -127,8 +137,17 @@ final class ReadyQueue {
 
     /** Adds a due task and wakes one waiting worker; {@code now}: the pusher's clock reading. Any thread. */
     void push(QueueEntry task, long now) {
+        // read without the lock, a hint only: the room is used under it only if larger than the arrays then
+        Room heapRoom = Room.ahead(size, tasks.length);
+        Room ringRoom = Room.ahead(ringSize, ring.length);
         lock.lock();
         try {
+            if (heapRoom != null) {
+                growHeap(heapRoom);
+            }
+            if (ringRoom != null) {
+                growRing(ringRoom);
+            }
             if (pushLocked(task, now)) {
                 available.signal();
             }
@@ -149,8 +168,16 @@ final class ReadyQueue {
             return;
         }
         boolean newHead = false;
+        Room heapRoom = Room.forSize(size + n, tasks.length); // read without the lock, a hint only, as in push
+        Room ringRoom = Room.forSize(ringSize + n, ring.length);
         lock.lock();
         try {
+            if (heapRoom != null) {
+                growHeap(heapRoom);
+            }
+            if (ringRoom != null) {
+                growRing(ringRoom);
+            }
             ensureRoom(n);
             boolean wasEmpty = isEmpty();
             long headDeadline = wasEmpty ? 0 : headDeadline();
@@ -176,15 +203,13 @@ final class ReadyQueue {
 
     /** Grows the heap and the ring so that {@code n} more entries fit in either without allocating. */
     private void ensureRoom(int n) {
-        if (size + n > tasks.length) {
-            int capacity = Math.max(size + n, size + (size >> 1));
-            tasks = Arrays.copyOf(tasks, capacity);
-            deadlines = Arrays.copyOf(deadlines, capacity);
-            sequences = Arrays.copyOf(sequences, capacity);
-            readyAts = Arrays.copyOf(readyAts, capacity);
+        Room heapRoom = Room.forSize(size + n, tasks.length);
+        if (heapRoom != null) {
+            growHeap(heapRoom);
         }
-        while (ringSize + n > ring.length) {
-            growRing();
+        Room ringRoom = Room.forSize(ringSize + n, ring.length);
+        if (ringRoom != null) {
+            growRing(ringRoom);
         }
     }
 
@@ -233,11 +258,7 @@ final class ReadyQueue {
             head = ringSize == 1 && (size == 0 || less(deadline, sequence, deadlines[0], sequences[0]));
         } else {
             if (size == tasks.length) {
-                int capacity = size + (size >> 1);
-                tasks = Arrays.copyOf(tasks, capacity);
-                deadlines = Arrays.copyOf(deadlines, capacity);
-                sequences = Arrays.copyOf(sequences, capacity);
-                readyAts = Arrays.copyOf(readyAts, capacity);
+                growHeap(new Room(2 * size)); // the room push made ahead of the lock missed (another pusher)
             }
             siftUp(size++, task, deadline, sequence, now);
             head = tasks[0] == task && !headInRing();
@@ -251,7 +272,7 @@ final class ReadyQueue {
     /** Appends to the ring; the caller has checked that the entry is not before the ring's tail. */
     private void append(QueueEntry task, long deadline, int sequence, long readyAt) {
         if (ringSize == ring.length) {
-            growRing();
+            growRing(new Room(2 * ringSize)); // as in pushLocked
         }
         int i = (ringHead + ringSize++) & (ring.length - 1);
         ring[i] = task;
@@ -260,26 +281,77 @@ final class ReadyQueue {
         ringReadyAts[i] = readyAt;
     }
 
-    private void growRing() {
+    /** Moves the ring into {@code room} if that is larger and holds it (else leaves it). */
+    private void growRing(Room room) {
         int n = ring.length;
-        QueueEntry[] entries = new QueueEntry[2 * n];
-        long[] ds = new long[2 * n];
-        int[] ss = new int[2 * n];
-        long[] rs = new long[2 * n];
+        if (room.entries.length <= n) {
+            return;
+        }
         int first = n - ringHead; // from ringHead to the end of the arrays, then from 0
-        System.arraycopy(ring, ringHead, entries, 0, first);
-        System.arraycopy(ring, 0, entries, first, ringHead);
-        System.arraycopy(ringDeadlines, ringHead, ds, 0, first);
-        System.arraycopy(ringDeadlines, 0, ds, first, ringHead);
-        System.arraycopy(ringSequences, ringHead, ss, 0, first);
-        System.arraycopy(ringSequences, 0, ss, first, ringHead);
-        System.arraycopy(ringReadyAts, ringHead, rs, 0, first);
-        System.arraycopy(ringReadyAts, 0, rs, first, ringHead);
-        ring = entries;
-        ringDeadlines = ds;
-        ringSequences = ss;
-        ringReadyAts = rs;
+        System.arraycopy(ring, ringHead, room.entries, 0, first);
+        System.arraycopy(ring, 0, room.entries, first, ringHead);
+        System.arraycopy(ringDeadlines, ringHead, room.deadlines, 0, first);
+        System.arraycopy(ringDeadlines, 0, room.deadlines, first, ringHead);
+        System.arraycopy(ringSequences, ringHead, room.sequences, 0, first);
+        System.arraycopy(ringSequences, 0, room.sequences, first, ringHead);
+        System.arraycopy(ringReadyAts, ringHead, room.readyAts, 0, first);
+        System.arraycopy(ringReadyAts, 0, room.readyAts, first, ringHead);
+        ring = room.entries;
+        ringDeadlines = room.deadlines;
+        ringSequences = room.sequences;
+        ringReadyAts = room.readyAts;
         ringHead = 0;
+    }
+
+    /** Moves the heap into {@code room} if that is larger (a larger one holds it: size <= tasks.length). */
+    private void growHeap(Room room) {
+        if (room.entries.length <= tasks.length) {
+            return;
+        }
+        System.arraycopy(tasks, 0, room.entries, 0, size);
+        System.arraycopy(deadlines, 0, room.deadlines, 0, size);
+        System.arraycopy(sequences, 0, room.sequences, 0, size);
+        System.arraycopy(readyAts, 0, room.readyAts, 0, size);
+        tasks = room.entries;
+        deadlines = room.deadlines;
+        sequences = room.sequences;
+        readyAts = room.readyAts;
+    }
+
+    /**
+     * Larger arrays for the heap or the ring, allocated before the lock is taken (see the notes), twice as large
+     * (a ring's capacity stays a power of two). Owned by the thread that allocated it until growHeap or growRing
+     * moves the entries in, or dropped.
+     */
+    private static final class Room {
+        final QueueEntry[] entries;
+        final long[] deadlines;
+        final int[] sequences;
+        final long[] readyAts;
+
+        Room(int capacity) {
+            entries = new QueueEntry[capacity];
+            deadlines = new long[capacity];
+            sequences = new int[capacity];
+            readyAts = new long[capacity];
+        }
+
+        /** Room for one push: twice {@code capacity} if {@code used} is three quarters of it or more, else null. */
+        static Room ahead(int used, int capacity) {
+            return used >= capacity - (capacity >> 2) ? new Room(2 * capacity) : null;
+        }
+
+        /** Room for a batch: {@code capacity} doubled until {@code needed} fits, or null if it fits already. */
+        static Room forSize(int needed, int capacity) {
+            if (needed <= capacity) {
+                return null;
+            }
+            int grown = 2 * capacity;
+            while (grown < needed) {
+                grown *= 2;
+            }
+            return new Room(grown);
+        }
     }
 
     private int ringTail() {
