@@ -40,6 +40,11 @@ public final class Figures {
     public Map<Peer, List<PunctualityHarness.Round>> warmRounds = new LinkedHashMap<>();
     /** The bursts whose per-burst p99s the tail goal of issue 24 counts: lateness-burst's default row (quick: {@link #bursts}' own). */
     public BurstLatenessHarness.Result burstTail;
+    /**
+     * The same tail goal in the other rows issue 24 names (2 spinning threads, 3 executors, 4 workers), each a run of
+     * its own: full run only (empty in quick, whose verdicts are the default row's).
+     */
+    public List<BurstLatenessHarness.Result> burstTailVariants = new ArrayList<>();
     public Map<Peer, MemoryHarness.Result> memory = new LinkedHashMap<>();
     public Map<String, IdleHarness.Result> idle = new LinkedHashMap<>();
     public int idleTimers = 1_000_000;

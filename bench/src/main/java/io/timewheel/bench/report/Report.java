@@ -175,9 +175,10 @@ public final class Report {
             md.append("\nPer-burst p50, p99, max, early fires: `raw/lateness-burst.csv`.\n\n");
         }
 
-        md.append("## Punctuality against STPE (issue 24)\n\n`punctuality cold`, `punctuality warm` and a run of"
-                + " `lateness-burst`'s default row of its own (per-burst figures: `raw/punctuality-bursts.csv`), timewheel and"
-                + " STPE side by side: a cold JVM's first round, warm rounds, and the tail of bursts under load.\n\n");
+        md.append("## Punctuality against STPE (issue 24)\n\n`punctuality cold`, `punctuality warm` and runs of"
+                + " `lateness-burst`'s default row and of the variant rows the issue names, each of its own (per-burst figures:"
+                + " `raw/punctuality-bursts.csv`), timewheel and STPE side by side: a cold JVM's first round, warm rounds, and the"
+                + " tail of bursts under load.\n\n");
         md.append(Punctuality.table(f).markdown()).append('\n').append(Punctuality.note(f)).append("\n\n");
         Table goals = new Table("goal", "measured", "verdict");
         for (Target t : Punctuality.targets(f)) {

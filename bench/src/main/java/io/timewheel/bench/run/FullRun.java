@@ -55,6 +55,13 @@ public final class FullRun {
         int coldLaunches = 9, warmRounds = 20 + PunctualityHarness.WARM_SKIP, punctualityTimers = 20_000, punctualityMaxDelayMs = 100;
         /** The bursts of the tail goal: the default row, a run of its own beside the matrix's. */
         BurstLatenessHarness.Config tail = BurstLatenessHarness.Config.defaults().bursts(300);
+        /** The tail goal's other rows (issue 24: 2 spinning threads, 3 executors, 4 workers), the goal's 150 bursts each. */
+        List<BurstLatenessHarness.Config> tailVariants = variants(tail.bursts(Punctuality.TAIL_BURSTS));
+
+        static List<BurstLatenessHarness.Config> variants(BurstLatenessHarness.Config base) {
+            return List.of(base.named("2 spinning threads, tail").load(2), base.named("3 executors, tail").executors(3),
+                    base.named("4 workers, tail").workers(4));
+        }
         int memoryTimers = 1_000_000;
         int idleTimers = 1_000_000, idleMillis = 10_000;
         int agentRuns = 10;
@@ -81,6 +88,7 @@ public final class FullRun {
             s.punctualityTimers = 500;
             s.punctualityMaxDelayMs = 10;
             s.tail = s.burst;
+            s.tailVariants = variants(s.burst);
             s.memoryTimers = 10_000;
             s.idleTimers = 10_000;
             s.idleMillis = 1_000;
@@ -182,7 +190,12 @@ public final class FullRun {
         out.println();
         f.warmRounds = PunctualityHarness.warm(pair, z.warmRounds, z.punctualityTimers, z.punctualityMaxDelayMs, out);
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(raw.resolve("punctuality-bursts.csv")))) {
-            f.burstTail = BurstLatenessHarness.run(List.of(z.tail.named("default, tail")), out, csv).get(0);
+            List<BurstLatenessHarness.Config> tails = new ArrayList<>();
+            tails.add(z.tail.named("default, tail"));
+            tails.addAll(z.tailVariants);
+            List<BurstLatenessHarness.Result> ran = BurstLatenessHarness.run(tails, out, csv);
+            f.burstTail = ran.get(0);
+            f.burstTailVariants = new ArrayList<>(ran.subList(1, ran.size()));
         }
         out.printf("%n%s%s%n", Punctuality.table(f).text(), Punctuality.note(f));
         step(out, "memory");

@@ -195,6 +195,7 @@ public final class Smoke {
         f.bursts = BurstLatenessHarness.run(List.of(BurstLatenessHarness.Config.defaults().named("smoke").bursts(1).timers(20)
                 .warmup(0).deadline(2, 0.5).gapMs(4)), out, null);
         f.burstTail = f.bursts.get(0);
+        f.burstTailVariants = List.of(f.bursts.get(0)); // a variant row's target and table rows, on the same figures
         f.punctualityTimers = 50;
         f.punctualityMaxDelayMs = 2;
         f.warmRounds = PunctualityHarness.warm(List.of(Peer.TIMEWHEEL, Peer.STPE), 2, f.punctualityTimers, f.punctualityMaxDelayMs, out);

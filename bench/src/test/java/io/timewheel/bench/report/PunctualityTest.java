@@ -1,5 +1,7 @@
 package io.timewheel.bench.report;
 
+import io.timewheel.bench.harness.BurstFixtures;
+import io.timewheel.bench.harness.BurstLatenessHarness;
 import io.timewheel.bench.harness.PunctualityHarness;
 import io.timewheel.bench.harness.PunctualityHarness.Round;
 import io.timewheel.bench.harness.PunctualityHarness.Summary;
@@ -173,7 +175,31 @@ class PunctualityTest {
         assertTrue(table.contains("cold, 3 launches: median p99, ms") && table.contains("warm, 10 rounds: worst max, ms"), table);
     }
 
+    @Test
+    void variantRows_eachGetTheTailGoal_namedForTheRow_andRowsInTheTable() {
+        Figures f = new Figures(Peer.available());
+        BurstLatenessHarness.Config base = BurstLatenessHarness.Config.defaults();
+        f.burstTailVariants = List.of(
+                BurstFixtures.result(base.named("2 spinning threads, tail").load(2), p99s(150, 3), p99s(150, 3)),
+                BurstFixtures.result(base.named("3 executors, tail").executors(3), p99s(150, 30), p99s(150, 3)));
+        List<Target> t = Punctuality.targets(f);
+        assertEquals(5, t.size()); // cold, warm, the default row's tail, one per variant row
+        assertTrue(t.get(3).goal.startsWith("punctuality, bursts under load, 2 spinning threads (issue 24): "), t.get(3).goal);
+        assertEquals("met", t.get(3).verdictText());
+        assertTrue(t.get(4).goal.startsWith("punctuality, bursts under load, 3 executors (issue 24): "), t.get(4).goal);
+        assertEquals("MISSED (> 1 ms, > 2 ms, p95)", t.get(4).verdictText()); // 20% of bursts over 2 ms against 2%
+        assertEquals(5, Targets.of(f).stream().filter(x -> x.goal.startsWith("punctuality")).count());
+        String table = Punctuality.table(f).text();
+        assertTrue(table.contains("bursts, 3 executors, 150 per kind: bursts with p99 > 1 ms") && table.contains("30 of 150 (20.0%)"),
+                table);
+    }
+
     // ---- made-up figures
+
+    /** {@code n} bursts' p99s: {@code late} of them 2.5 ms, the others 0.1 ms. */
+    private static long[] p99s(int n, int late) {
+        return LongStream.range(0, n).map(i -> i < late ? 2_500_000L : 100_000L).toArray();
+    }
 
     private static Round round(Peer p, double p50, double p99, double max) {
         return new Round(p, p50, p99, max, 0, 0);
