@@ -142,12 +142,7 @@ final class ReadyQueue {
         Room ringRoom = Room.ahead(ringSize, ring.length);
         lock.lock();
         try {
-            if (heapRoom != null) {
-                growHeap(heapRoom);
-            }
-            if (ringRoom != null) {
-                growRing(ringRoom);
-            }
+            grow(heapRoom, ringRoom);
             if (pushLocked(task, now)) {
                 available.signal();
             }
@@ -172,12 +167,7 @@ final class ReadyQueue {
         Room ringRoom = Room.forSize(ringSize + n, ring.length);
         lock.lock();
         try {
-            if (heapRoom != null) {
-                growHeap(heapRoom);
-            }
-            if (ringRoom != null) {
-                growRing(ringRoom);
-            }
+            grow(heapRoom, ringRoom);
             ensureRoom(n);
             boolean wasEmpty = isEmpty();
             long headDeadline = wasEmpty ? 0 : headDeadline();
@@ -203,11 +193,14 @@ final class ReadyQueue {
 
     /** Grows the heap and the ring so that {@code n} more entries fit in either without allocating. */
     private void ensureRoom(int n) {
-        Room heapRoom = Room.forSize(size + n, tasks.length);
+        grow(Room.forSize(size + n, tasks.length), Room.forSize(ringSize + n, ring.length));
+    }
+
+    /** Moves the heap and the ring into the rooms given (null: none), each if larger than its arrays. */
+    private void grow(Room heapRoom, Room ringRoom) {
         if (heapRoom != null) {
             growHeap(heapRoom);
         }
-        Room ringRoom = Room.forSize(ringSize + n, ring.length);
         if (ringRoom != null) {
             growRing(ringRoom);
         }
