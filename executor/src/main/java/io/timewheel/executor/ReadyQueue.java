@@ -55,17 +55,21 @@ final class ReadyQueue {
      * it was placed after refreshDeadline, and its time changes only while it runs.)
      *
      * Entries that left the queue another way (cancelled, removed) stay in the heap until a worker pops
-     * and skips them: they are due within the horizon, so that is soon. Every field is guarded by lock.
+     * and skips them: they are due within the horizon, so that is soon. Every field is guarded by lock (push
+     * and pushBatch also read size, ringSize and the arrays' lengths without it, as a hint only: Growth).
      *
-     * Growth. The heap's and the ring's arrays double when they fill, and the pusher allocates the larger
-     * ones before it takes the lock (Room: for a push, once three quarters are used, on a hint read without
-     * the lock; for a batch, room for all of it), so the lock is held for the copy only. A fresh executor's
-     * queue starts at 16 entries; in a JVM whose eden is still fresh, allocating four arrays of ~20k entries
-     * took 100-560 us (page faults), the copy 5-25 us, and while an allocation held the lock a worker whose task
-     * was due parked on it: in warm rounds of 20k timers of 1-100 ms, 36 such parks of over 50 us per 16 rounds
-     * against STPE's 8-14, and 6 with the room made first (bench/probes/WarmThreads.java with JFR
-     * jdk.ThreadPark; bench/results/jdk17/warm-lock-parks.txt). A hint made stale by another pusher costs
+     * Growth. The heap's and the ring's arrays double (up to MAX_CAPACITY entries each), and the pusher
+     * allocates the larger ones before it takes the lock (Room: for a push, twice the arrays once three quarters
+     * are used, on a hint read without the lock, and never failing the push: an allocation that fails leaves
+     * the growth to the lock as before; for a batch, doubled until all of it fits), so the lock is held for the
+     * copy only. A fresh executor's queue starts at 16 entries; in a JVM whose eden is still fresh, allocating
+     * the four arrays at each growth on the way to ~20k entries took 100-560 us (page faults), the copy 5-25 us,
+     * and while an allocation held the lock a worker whose task was due parked on it: in warm rounds of 20k
+     * timers of 1-100 ms, 36 such parks of over 50 us per 16 rounds against STPE's 8-14, and 6 with the room
+     * made first (bench/probes/WarmThreads.java with JFR jdk.ThreadPark; bench/results/jdk17/warm-lock-parks.txt). A hint made stale by another pusher costs
      * arrays that are dropped (a room is used only if larger than the arrays then), or a growth under the lock.
+     * Past MAX_CAPACITY a push or a batch fails with OutOfMemoryError before anything is added (the heap used
+     * to grow by half, to ~1.4 billion entries; 2^30 of them take ~30 GB of arrays).
      *
      * The ring. Most entries arrive in order: the tick thread hands over batches the wheel has sorted, each
      * one later than the one before (it covers deadlines up to a later now + HORIZON_NANOS), and a flood of
@@ -251,7 +255,7 @@ final class ReadyQueue {
             head = ringSize == 1 && (size == 0 || less(deadline, sequence, deadlines[0], sequences[0]));
         } else {
             if (size == tasks.length) {
-                growHeap(new Room(2 * size)); // the room push made ahead of the lock missed (another pusher)
+                growHeap(new Room(Room.doubled(size))); // no room made ahead (a stale hint, or one that failed)
             }
             siftUp(size++, task, deadline, sequence, now);
             head = tasks[0] == task && !headInRing();
@@ -265,7 +269,7 @@ final class ReadyQueue {
     /** Appends to the ring; the caller has checked that the entry is not before the ring's tail. */
     private void append(QueueEntry task, long deadline, int sequence, long readyAt) {
         if (ringSize == ring.length) {
-            growRing(new Room(2 * ringSize)); // as in pushLocked
+            growRing(new Room(Room.doubled(ringSize))); // as in pushLocked
         }
         int i = (ringHead + ringSize++) & (ring.length - 1);
         ring[i] = task;
@@ -311,10 +315,13 @@ final class ReadyQueue {
         readyAts = room.readyAts;
     }
 
+    /** The largest capacity of the heap's and of the ring's arrays: 2^30 entries (a power of two, as the ring's). */
+    static final int MAX_CAPACITY = 1 << 30;
+
     /**
-     * Larger arrays for the heap or the ring, allocated before the lock is taken (see the notes), twice as large
-     * (a ring's capacity stays a power of two). Owned by the thread that allocated it until growHeap or growRing
-     * moves the entries in, or dropped.
+     * Larger arrays for the heap or the ring, allocated before the lock is taken (see the notes), a power of two
+     * times as large (a ring's capacity stays a power of two). Owned by the thread that allocated it until
+     * growHeap or growRing moves the entries in, or dropped.
      */
     private static final class Room {
         final QueueEntry[] entries;
@@ -329,21 +336,51 @@ final class ReadyQueue {
             readyAts = new long[capacity];
         }
 
-        /** Room for one push: twice {@code capacity} if {@code used} is three quarters of it or more, else null. */
+        /**
+         * Room for one push: twice {@code capacity} if {@code used} is three quarters of it or more, else null; null
+         * too at MAX_CAPACITY, or if the allocation fails (the room is optional: the push grows under the lock if
+         * it must, and fails there if that fails).
+         */
         static Room ahead(int used, int capacity) {
-            return used >= capacity - (capacity >> 2) ? new Room(2 * capacity) : null;
+            if (used < capacity - (capacity >> 2) || capacity >= MAX_CAPACITY) {
+                return null;
+            }
+            try {
+                return new Room(2 * capacity);
+            } catch (OutOfMemoryError e) {
+                return null;
+            }
         }
 
-        /** Room for a batch: {@code capacity} doubled until {@code needed} fits, or null if it fits already. */
+        /**
+         * Room for a batch: {@code capacity} doubled until {@code needed} fits, or null if it fits already.
+         *
+         * @throws OutOfMemoryError if {@code needed} exceeds MAX_CAPACITY
+         */
         static Room forSize(int needed, int capacity) {
             if (needed <= capacity) {
                 return null;
             }
-            int grown = 2 * capacity;
+            if (needed > MAX_CAPACITY || needed < 0) {
+                throw new OutOfMemoryError("ReadyQueue: more than " + MAX_CAPACITY + " entries");
+            }
+            int grown = doubled(capacity);
             while (grown < needed) {
                 grown *= 2;
             }
             return new Room(grown);
+        }
+
+        /**
+         * Twice {@code capacity}, which must be a full heap's or ring's.
+         *
+         * @throws OutOfMemoryError at MAX_CAPACITY
+         */
+        static int doubled(int capacity) {
+            if (capacity >= MAX_CAPACITY) {
+                throw new OutOfMemoryError("ReadyQueue: more than " + MAX_CAPACITY + " entries");
+            }
+            return 2 * capacity;
         }
     }
 

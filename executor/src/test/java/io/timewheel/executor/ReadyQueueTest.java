@@ -1,18 +1,27 @@
 package io.timewheel.executor;
 
 import io.timewheel.wheel.TimerWheel;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Queue;
+import java.util.Set;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * ReadyQueue against a model (a sorted set on (deadline, sequence)): entries arriving in order (appended to
@@ -92,13 +101,16 @@ class ReadyQueueTest extends ManualClockTestBase {
     }
 
     /**
-     * Producers that push at once into a queue that grows many times from its initial 16 entries: each
+     * Producers that push at once into a queue that grows many times from its initial 16 entries, while a
+     * consumer takes the due ones (so the ring's head moves and its growth copies a wrapped ring): each producer
      * allocates larger arrays before it takes the lock on a hint read without it (the size it saw), which
      * another producer may have made stale, so some of those arrays are used and some dropped. Every entry
-     * pushed must come out exactly once, in (deadline, sequence) order.
+     * pushed must come out exactly once, the consumer's only when due, and the rest in (deadline, sequence)
+     * order.
      */
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(ints = {1, 2, 3})
+    @Timeout(60)
     void concurrentPushesIntoAGrowingQueue_loseNothing_andKeepTheOrder(int seed) throws Exception {
         start(0L, 1);
         ReadyQueue ready = new ReadyQueue(clock);
@@ -116,33 +128,97 @@ class ReadyQueueTest extends ManualClockTestBase {
             }
             pushed.add(mine);
         }
-        java.util.concurrent.CyclicBarrier go = new java.util.concurrent.CyclicBarrier(producers);
+        clock.advanceNanos(10_000_000L); // about a third due as they arrive: the consumer's
+        long now = clock.nanoTime();
+        Queue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        CyclicBarrier go = new CyclicBarrier(producers + 1);
+        AtomicBoolean pushing = new AtomicBoolean(true);
+        List<QueueEntry> consumed = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         for (List<QueueEntry> mine : pushed) {
-            Thread t = new Thread(() -> {
-                try {
-                    go.await();
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
+            threads.add(start(errors, () -> {
+                go.await();
                 for (QueueEntry e : mine) {
                     ready.push(e, 0L);
                 }
-            });
-            t.start();
-            threads.add(t);
+            }));
         }
+        Thread consumer = start(errors, () -> {
+            go.await();
+            for (boolean last = false; !last; ) {
+                last = !pushing.get(); // one more sweep after the producers are done
+                for (QueueEntry e; (e = ready.pollDue()) != null; ) {
+                    consumed.add(e);
+                }
+            }
+        });
         for (Thread t : threads) {
             t.join();
+        }
+        pushing.set(false);
+        consumer.join();
+        assertEquals(List.of(), new ArrayList<>(errors));
+
+        Set<QueueEntry> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (QueueEntry e : consumed) {
+            assertTrue(seen.add(e), "handed out twice");
+            assertTrue(e.deadline() - now <= 0, "handed out before its deadline");
         }
         TreeSet<QueueEntry> model = new TreeSet<>(ORDER);
         pushed.forEach(model::addAll);
         assertEquals(producers * each, model.size());
+        model.removeAll(seen);
         clock.advanceNanos(1_000_000_000L);
         while (!model.isEmpty()) {
             assertEquals(1, takeOrPoll(ready, model, model.size() % 2 == 0));
         }
         assertNull(ready.pollDue());
+        assertTrue(consumed.size() > 0, "the consumer took nothing: the test did not run as meant");
+    }
+
+    /**
+     * The ring grows while it wraps around the end of its arrays (its head moved on by takes): the entries before
+     * and after the wrap must all come out, in order. A push grows it at three quarters full.
+     */
+    @ParameterizedTest(name = "{0} taken first")
+    @ValueSource(ints = {1, 5, 8, 11})
+    void ringGrowingWhileWrapped_keepsEveryEntryInOrder(int taken) throws Exception {
+        start(0L, 1);
+        ReadyQueue ready = new ReadyQueue(clock);
+        TreeSet<QueueEntry> model = new TreeSet<>(ORDER);
+        long deadline = 0;
+        for (int i = 0; i < 12; i++) {
+            push(ready, model, entry(deadline += 1_000)); // in order: the ring, 12 of its 16 slots
+        }
+        clock.advanceNanos(deadline);
+        for (int i = 0; i < taken; i++) {
+            assertEquals(1, takeOrPoll(ready, model, false)); // the ring's head moves on
+        }
+        for (int i = 0; i < 40; i++) { // past the end of the arrays, then past growths
+            push(ready, model, entry(deadline += 1_000));
+        }
+        clock.advanceNanos(deadline);
+        while (!model.isEmpty()) {
+            assertEquals(1, takeOrPoll(ready, model, model.size() % 2 == 0));
+        }
+        assertNull(ready.pollDue());
+    }
+
+    /** Starts a thread running {@code body}; what it throws goes to {@code errors}. */
+    private static Thread start(Queue<Throwable> errors, Body body) {
+        Thread t = new Thread(() -> {
+            try {
+                body.run();
+            } catch (Throwable e) {
+                errors.add(e);
+            }
+        });
+        t.start();
+        return t;
+    }
+
+    private interface Body {
+        void run() throws Exception;
     }
 
     private ScheduledTask<Void> entry(long deadline) {
