@@ -58,18 +58,19 @@ final class ReadyQueue {
      * and skips them: they are due within the horizon, so that is soon. Every field is guarded by lock (push
      * and pushBatch also read size, ringSize and the arrays' lengths without it, as a hint only: Growth).
      *
-     * Growth. The heap's and the ring's arrays double (up to MAX_CAPACITY entries each), and the pusher
-     * allocates the larger ones before it takes the lock (Room: for a push, twice the arrays once three quarters
-     * are used, on a hint read without the lock, and never failing the push: an allocation that fails leaves
-     * the growth to the lock as before; for a batch, doubled until all of it fits), so the lock is held for the
-     * copy only. A fresh executor's queue starts at 16 entries; in a JVM whose eden is still fresh, allocating
-     * the four arrays at each growth on the way to ~20k entries took 100-560 us (page faults), the copy 5-25 us,
-     * and while an allocation held the lock a worker whose task was due parked on it: in warm rounds of 20k
-     * timers of 1-100 ms, 36 such parks of over 50 us per 16 rounds against STPE's 8-14, and 6 with the room
-     * made first (bench/probes/WarmThreads.java with JFR jdk.ThreadPark; bench/results/jdk17/warm-lock-parks.txt). A hint made stale by another pusher costs
-     * arrays that are dropped (a room is used only if larger than the arrays then), or a growth under the lock.
-     * Past MAX_CAPACITY a push or a batch fails with OutOfMemoryError before anything is added (the heap used
-     * to grow by half, to ~1.4 billion entries; 2^30 of them take ~30 GB of arrays).
+     * Growth. The heap's and the ring's arrays double (up to ReadyQueueRoom.MAX_CAPACITY entries each), and the
+     * pusher allocates the larger ones before it takes the lock (ReadyQueueRoom: for a push, twice the arrays
+     * once three quarters are used, on a hint read without the lock, and never failing the push: an allocation
+     * that fails leaves the growth to the lock as before; for a batch, doubled until all of it fits), so the lock
+     * is held for the copy only. A fresh executor's queue starts at 16 entries; in a JVM whose eden is still
+     * fresh, allocating the four arrays at each growth on the way to ~20k entries took 100-560 us (page faults),
+     * the copy 5-25 us, and while an allocation held the lock a worker whose task was due parked on it: in warm
+     * rounds of 20k timers of 1-100 ms, 36 such parks of over 50 us per 16 rounds against STPE's 8-14, and 6 with
+     * the room made first (bench/probes/WarmThreads.java with JFR jdk.ThreadPark;
+     * bench/results/jdk17/warm-lock-parks.txt). A hint made stale by another pusher costs arrays that are dropped
+     * (a room is used only if larger than the arrays then), or a growth under the lock. Past that capacity a push
+     * or a batch fails with OutOfMemoryError before anything is added (the heap used to grow by half, to ~1.4
+     * billion entries; 2^30 of them take ~30 GB of arrays).
      *
      * The ring. Most entries arrive in order: the tick thread hands over batches the wheel has sorted, each
      * one later than the one before (it covers deadlines up to a later now + HORIZON_NANOS), and a flood of
@@ -142,8 +143,8 @@ final class ReadyQueue {
     /** Adds a due task and wakes one waiting worker; {@code now}: the pusher's clock reading. Any thread. */
     void push(QueueEntry task, long now) {
         // read without the lock, a hint only: the room is used under it only if larger than the arrays then
-        Room heapRoom = Room.ahead(size, tasks.length);
-        Room ringRoom = Room.ahead(ringSize, ring.length);
+        ReadyQueueRoom heapRoom = ReadyQueueRoom.ahead(size, tasks.length);
+        ReadyQueueRoom ringRoom = ReadyQueueRoom.ahead(ringSize, ring.length);
         lock.lock();
         try {
             grow(heapRoom, ringRoom);
@@ -167,8 +168,9 @@ final class ReadyQueue {
             return;
         }
         boolean newHead = false;
-        Room heapRoom = Room.forSize(size + n, tasks.length); // read without the lock, a hint only, as in push
-        Room ringRoom = Room.forSize(ringSize + n, ring.length);
+        // read without the lock, a hint only, as in push
+        ReadyQueueRoom heapRoom = ReadyQueueRoom.forSize(size + n, tasks.length);
+        ReadyQueueRoom ringRoom = ReadyQueueRoom.forSize(ringSize + n, ring.length);
         lock.lock();
         try {
             grow(heapRoom, ringRoom);
@@ -197,11 +199,11 @@ final class ReadyQueue {
 
     /** Grows the heap and the ring so that {@code n} more entries fit in either without allocating. */
     private void ensureRoom(int n) {
-        grow(Room.forSize(size + n, tasks.length), Room.forSize(ringSize + n, ring.length));
+        grow(ReadyQueueRoom.forSize(size + n, tasks.length), ReadyQueueRoom.forSize(ringSize + n, ring.length));
     }
 
     /** Moves the heap and the ring into the rooms given (null: none), each if larger than its arrays. */
-    private void grow(Room heapRoom, Room ringRoom) {
+    private void grow(ReadyQueueRoom heapRoom, ReadyQueueRoom ringRoom) {
         if (heapRoom != null) {
             growHeap(heapRoom);
         }
@@ -255,7 +257,8 @@ final class ReadyQueue {
             head = ringSize == 1 && (size == 0 || less(deadline, sequence, deadlines[0], sequences[0]));
         } else {
             if (size == tasks.length) {
-                growHeap(new Room(Room.doubled(size))); // no room made ahead (a stale hint, or one that failed)
+                // no room made ahead (a stale hint, or one that failed)
+                growHeap(new ReadyQueueRoom(ReadyQueueRoom.doubled(size)));
             }
             siftUp(size++, task, deadline, sequence, now);
             head = tasks[0] == task && !headInRing();
@@ -269,7 +272,7 @@ final class ReadyQueue {
     /** Appends to the ring; the caller has checked that the entry is not before the ring's tail. */
     private void append(QueueEntry task, long deadline, int sequence, long readyAt) {
         if (ringSize == ring.length) {
-            growRing(new Room(Room.doubled(ringSize))); // as in pushLocked
+            growRing(new ReadyQueueRoom(ReadyQueueRoom.doubled(ringSize))); // as in pushLocked
         }
         int i = (ringHead + ringSize++) & (ring.length - 1);
         ring[i] = task;
@@ -279,7 +282,7 @@ final class ReadyQueue {
     }
 
     /** Moves the ring into {@code room} if that is larger and holds it (else leaves it). */
-    private void growRing(Room room) {
+    private void growRing(ReadyQueueRoom room) {
         int n = ring.length;
         if (room.entries.length <= n) {
             return;
@@ -301,7 +304,7 @@ final class ReadyQueue {
     }
 
     /** Moves the heap into {@code room} if that is larger (a larger one holds it: size <= tasks.length). */
-    private void growHeap(Room room) {
+    private void growHeap(ReadyQueueRoom room) {
         if (room.entries.length <= tasks.length) {
             return;
         }
@@ -313,75 +316,6 @@ final class ReadyQueue {
         deadlines = room.deadlines;
         sequences = room.sequences;
         readyAts = room.readyAts;
-    }
-
-    /** The largest capacity of the heap's and of the ring's arrays: 2^30 entries (a power of two, as the ring's). */
-    static final int MAX_CAPACITY = 1 << 30;
-
-    /**
-     * Larger arrays for the heap or the ring, allocated before the lock is taken (see the notes), a power of two
-     * times as large (a ring's capacity stays a power of two). Owned by the thread that allocated it until
-     * growHeap or growRing moves the entries in, or dropped.
-     */
-    private static final class Room {
-        final QueueEntry[] entries;
-        final long[] deadlines;
-        final int[] sequences;
-        final long[] readyAts;
-
-        Room(int capacity) {
-            entries = new QueueEntry[capacity];
-            deadlines = new long[capacity];
-            sequences = new int[capacity];
-            readyAts = new long[capacity];
-        }
-
-        /**
-         * Room for one push: twice {@code capacity} if {@code used} is three quarters of it or more, else null; null
-         * too at MAX_CAPACITY, or if the allocation fails (the room is optional: the push grows under the lock if
-         * it must, and fails there if that fails).
-         */
-        static Room ahead(int used, int capacity) {
-            if (used < capacity - (capacity >> 2) || capacity >= MAX_CAPACITY) {
-                return null;
-            }
-            try {
-                return new Room(2 * capacity);
-            } catch (OutOfMemoryError e) {
-                return null;
-            }
-        }
-
-        /**
-         * Room for a batch: {@code capacity} doubled until {@code needed} fits, or null if it fits already.
-         *
-         * @throws OutOfMemoryError if {@code needed} exceeds MAX_CAPACITY
-         */
-        static Room forSize(int needed, int capacity) {
-            if (needed <= capacity) {
-                return null;
-            }
-            if (needed > MAX_CAPACITY || needed < 0) {
-                throw new OutOfMemoryError("ReadyQueue: more than " + MAX_CAPACITY + " entries");
-            }
-            int grown = doubled(capacity);
-            while (grown < needed) {
-                grown *= 2;
-            }
-            return new Room(grown);
-        }
-
-        /**
-         * Twice {@code capacity}, which must be a full heap's or ring's.
-         *
-         * @throws OutOfMemoryError at MAX_CAPACITY
-         */
-        static int doubled(int capacity) {
-            if (capacity >= MAX_CAPACITY) {
-                throw new OutOfMemoryError("ReadyQueue: more than " + MAX_CAPACITY + " entries");
-            }
-            return 2 * capacity;
-        }
     }
 
     private int ringTail() {
