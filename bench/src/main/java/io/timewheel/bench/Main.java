@@ -27,7 +27,7 @@ public final class Main {
             "  quick                 3.5-4.5 minutes: the headline table, timewheel beside every peer, with ratios, the",
             "                        punctuality against STPE (issue 24: cold, warm, bursts' tail) and the targets",
             "  full [--out DIR] [--matrix] [--tiny]",
-            "                        the full run (~19 min on 2 CPUs): every benchmark and harness; writes DIR",
+            "                        the full run (~21 min on 2 CPUs): every benchmark and harness; writes DIR",
             "                        (default bench/results/jdkNN) with report.md, charts and raw results;",
             "                        --matrix runs schedule+cancel at every pending count x thread count,",
             "                        --tiny the same pipeline at toy sizes (a check, not figures to quote)",
