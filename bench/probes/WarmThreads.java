@@ -10,7 +10,9 @@
  *   java -cp executor/target/timewheel-executor-0.1.0-SNAPSHOT.jar:/tmp/wt WarmThreads 24
  *
  * With -XX:StartFlightRecording and jdk.ThreadPark at a 50 us threshold it shows who parked on the ready
- * queue's lock. What it showed: bench/results/jdk17/warm-lock-parks.txt.
+ * queue's lock. What it showed: bench/results/jdk17/warm-lock-parks.txt. Each round's line starts with "T0 <nanoTime at
+ * the flood's start> TID <the worker's thread id> MAIN <the producer's>", for bench/probes/sched-waits.py (where the
+ * worker waited for a CPU, from a `perf sched record` of this probe).
  */
 import java.nio.file.*;
 import java.util.*;
@@ -32,8 +34,18 @@ public class WarmThreads {
         }
         return m;
     }
+    /** The calling thread's Linux thread id (what perf and /proc name it by). */
+    static String tid() {
+        try {
+            return Files.readSymbolicLink(Paths.get("/proc/thread-self")).getFileName().toString();
+        } catch (Exception e) {
+            return "?";
+        }
+    }
+
     public static void main(String[] a) throws Exception {
         int rounds = Integer.parseInt(a[0]);
+        String mainTid = tid();
         int n = 20000;
         Map<String, long[]> tot = new TreeMap<>();
         Map<String, List<Double>> p99s = new TreeMap<>();
@@ -48,6 +60,7 @@ public class WarmThreads {
                 int[] delay = new int[n];
                 SplittableRandom rnd = new SplittableRandom(r);
                 CountDownLatch done = new CountDownLatch(n);
+                final String[] tid = new String[1];
                 for (int i = 0; i < n; i++) delay[i] = 1 + rnd.nextInt(100);
                 Map<String, long[]> before = snap();
                 long t0 = System.nanoTime();
@@ -55,7 +68,7 @@ public class WarmThreads {
                     final int k = i;
                     long now = System.nanoTime();
                     dl[i] = now + delay[i] * 1_000_000L;
-                    ex.schedule(() -> { st[k] = System.nanoTime(); done.countDown(); }, delay[i], TimeUnit.MILLISECONDS);
+                    ex.schedule(() -> { st[k] = System.nanoTime(); if (tid[0] == null) tid[0] = tid(); done.countDown(); }, delay[i], TimeUnit.MILLISECONDS);
                 }
                 long flood = System.nanoTime() - t0;
                 done.await();
@@ -65,7 +78,7 @@ public class WarmThreads {
                 long[] late = new long[n];
                 for (int i = 0; i < n; i++) late[i] = st[i] - dl[i];
                 Arrays.sort(late);
-                StringBuilder sb = new StringBuilder(String.format("r%02d %-4s flood %5.1f p99 %6.3f |", r, kind, flood / 1e6, late[n * 99 / 100] / 1e6));
+                StringBuilder sb = new StringBuilder(String.format("T0 %d TID %s MAIN %s ", t0, tid[0], mainTid) + String.format("r%02d %-4s flood %5.1f p99 %6.3f |", r, kind, flood / 1e6, late[n * 99 / 100] / 1e6));
                 for (Map.Entry<String, long[]> e : new TreeMap<>(after).entrySet()) {
                     long[] b = before.getOrDefault(e.getKey(), new long[3]);
                     long run = e.getValue()[0] - b[0], wait = e.getValue()[1] - b[1], sl = e.getValue()[2] - b[2];
