@@ -41,6 +41,21 @@ final class ExecutorOptions {
     /** 10^8 ns = 100 ms. */
     static final long DEFAULT_LATE_THRESHOLD_NANOS = 100_000_000L;
 
+    /**
+     * The executor's default wheel tick: 2^22 ns = 4.2 ms, four times the wheel's own default. The tick thread
+     * keeps each wheel's time a near term (ReadyQueue.HORIZON_NANOS, 134 ms) ahead of the clock, and a wheel's
+     * level 0 spans 64 ticks: 268 ms with this tick, 67 ms with the wheel's. So a timer due within about 0.4 s
+     * of its schedule is filed straight into level 0 and handed over from there, where with 2^20 every timer
+     * due beyond about 0.2 s was first moved down from level 1: one more pass of the tick thread over an entry
+     * that is cold by then (the tick thread's CPU is what a worker waits behind in a flood:
+     * bench/results/jdk17/sched-waits-s37.txt). Measured in `lateness`'s shape (100k timers of 1-500 ms), JVMs
+     * alternating, 128 rounds per tick: timewheel's median round p99 0.250 ms against 0.289 at 2^20 (STPE's
+     * 0.114 and 0.112 in the same JVMs); 2^23 was worse again (its level-0 slots, sorted whole when they come
+     * due, double); expiry and schedule+cancel unchanged (bench/results/jdk17/tick-compare-s37.txt). A stride
+     * of the hand-over (TickThread.STRIDE_NANOS) is one such tick.
+     */
+    static final long DEFAULT_TICK_NANOS = 1L << 22;
+
     int corePoolSize = 1;
     ThreadFactory threadFactory = Executors.defaultThreadFactory();
     RejectedExecutionHandler handler = new ThreadPoolExecutor.AbortPolicy();
@@ -144,6 +159,6 @@ final class ExecutorOptions {
                         "ignoring timewheel.tickNanos=" + value + ": " + e.getMessage());
             }
         }
-        return TimerWheel.DEFAULT_TICK_NANOS;
+        return DEFAULT_TICK_NANOS;
     }
 }

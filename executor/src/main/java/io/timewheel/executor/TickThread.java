@@ -100,7 +100,10 @@ final class TickThread implements Runnable {
 
     /** Bound on how long work offered to a busy tick thread waits to be read: 2^20 ns = 1.05 ms. */
     static final long DRAIN_NANOS = 1L << 20;
-    /** About how much of the deadlines ahead one hand-over moves: 2^22 ns = 4.2 ms. See the notes. */
+    /**
+     * About how much of the deadlines ahead one hand-over moves: 2^22 ns = 4.2 ms, one tick of the executor's
+     * default wheel (ExecutorOptions.DEFAULT_TICK_NANOS). See the notes.
+     */
     static final long STRIDE_NANOS = 1L << 22;
     /**
      * How far ahead of the earliest deadline it holds this thread wakes to hand entries over: the horizon

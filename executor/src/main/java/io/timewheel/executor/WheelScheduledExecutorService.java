@@ -315,7 +315,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         }
 
         /**
-         * The wheel's tick: a power of two nanoseconds from 1 to 2^36 (default 2^20 ns = 1.05 ms, or the
+         * The wheel's tick: a power of two nanoseconds from 1 to 2^36 (default 2^22 ns = 4.2 ms, or the
          * system property {@code timewheel.tickNanos}). Deadlines stay exact whatever the tick: it only
          * trades the wheel's bookkeeping against how many timers share a slot.
          */

@@ -85,7 +85,7 @@ class TickSizeTest extends ManualClockTestBase {
         List<LogRecord> reports = UnexpectedReports.take("ignoring timewheel.tickNanos=1000", 1);
         assertTrue(reports.get(0).getMessage().contains("power of two"), reports.get(0).getMessage());
         executor.schedule(() -> { }, 1, SECONDS);
-        assertEquals(TimerWheel.DEFAULT_TICK_NANOS, syncRequest().wheelTickNanos());
+        assertEquals(ExecutorOptions.DEFAULT_TICK_NANOS, syncRequest().wheelTickNanos());
     }
 
     @Test
