@@ -2,6 +2,7 @@ package io.timewheel.executor;
 
 import io.timewheel.wheel.TimerWheel;
 
+import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -100,7 +101,12 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * lambda spins its invokedynamic machinery, ~10 ms), no invokedynamic string concatenation (the module is
      * compiled with -XDstringConcat=inline, as the JDK compiles java.base), no logger looked up before a
      * report needs it (Log: System.getLogger starts java.util.logging, ~20 ms). Together those were ~40 ms
-     * more before the first timer could be scheduled (tck's ColdStartTest).
+     * more before the first timer could be scheduled (tck's ColdStartTest). And what the first schedule and
+     * the first run would load and initialize inside them (ScheduledTask's field updaters, Worker, ...),
+     * between a deadline and its run, the constructor initializes (initializeRunPath): a fresh JVM's first
+     * 1 ms timer, JDK 17, medians of 10 launches: its schedule() call 4.1 -> 1.1 ms, its lateness 4.2 -> 0.9
+     * ms, the construction +2 ms (STPE: 2.1 and 2.6 ms; bench/probes/FirstTimer.java,
+     * bench/results/jdk17/cold-launches-s38.txt).
      *
      * Observability (statistics(), JFR, JMX, the starvation warning): Observability assembles the statistics
      * and keeps the two counts that no lower class keeps (rejected, periodic failures); its notes say where
@@ -186,6 +192,23 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         this.queueView = new QueueView(queue);
         this.observability = new Observability(name, options.lateThresholdNanos, clock, queue, pool);
         observability.register(this, options.jmx, options.starvationWarning, tick);
+        initializeRunPath();
+    }
+
+    /**
+     * Cold start (see the notes): loads and initializes the classes that the first schedule and the first run
+     * would otherwise load inside them, between a deadline and its run. Cheap once they are initialized.
+     */
+    private static void initializeRunPath() {
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        try {
+            lookup.ensureInitialized(ScheduledTask.class);
+            lookup.ensureInitialized(ReadyQueueRoom.class);
+            lookup.ensureInitialized(Worker.class);
+        } catch (IllegalAccessException e) {
+            throw new AssertionError(e); // classes of this package, to a lookup of this package
+        }
+        Thread.State.values(); // the enum addWorker's check of a new thread reads (from the JDK's image, not its archive)
     }
 
     /** A builder for an executor with wheel options. */

@@ -27,7 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * method-linkage logs must show no java.util.logging start (a logger looked up in a static initializer) and
  * no invokedynamic call site of ours linked (a lambda, a method reference or an indy string concatenation on
  * that path); and no class of the executor's jar may use indy string concatenation at all (the module is
- * compiled with -XDstringConcat=inline). No timing is asserted: what is checked is what the JVM had to do.
+ * compiled with -XDstringConcat=inline); and no class of ours may be loaded between the first schedule and
+ * that timer's run (the constructor initializes what they need). No timing is asserted: what is checked is
+ * what the JVM had to do.
  */
 class ColdStartTest {
 
@@ -39,12 +41,15 @@ class ColdStartTest {
         public static void main(String[] args) throws Exception {
             WheelScheduledExecutorService executor = new WheelScheduledExecutorService(1);
             CountDownLatch ran = new CountDownLatch(1);
-            executor.schedule(new Runnable() { // not a lambda: the child's own linkage would muddle the log
+            Runnable timer = new Runnable() { // not a lambda: the child's own linkage would muddle the log
                 @Override
                 public void run() {
+                    System.out.println("running");
                     ran.countDown();
                 }
-            }, 1, TimeUnit.MILLISECONDS);
+            };
+            System.out.println("scheduling");
+            executor.schedule(timer, 1, TimeUnit.MILLISECONDS);
             if (ran.await(30, TimeUnit.SECONDS)) {
                 System.out.println("ran");
             }
@@ -86,6 +91,13 @@ class ColdStartTest {
                 .filter(l -> l.startsWith("linkCallSite io.timewheel.executor.") || l.startsWith("linkCallSite io.timewheel.wheel."))
                 .collect(Collectors.toList());
         assertEquals(List.of(), ours, "invokedynamic call sites of ours linked on the first executor's path");
+
+        // nothing of ours is loaded between the first schedule and its run: the constructor did it (initializeRunPath)
+        int from = lines.indexOf("scheduling"), to = lines.indexOf("running");
+        assertTrue(from >= 0 && to > from, output);
+        List<String> loadedOnTheWay = lines.subList(from, to).stream()
+                .filter(l -> l.contains(" io.timewheel.")).collect(Collectors.toList());
+        assertEquals(List.of(), loadedOnTheWay, "classes of ours loaded between the first schedule and its run");
     }
 
     @Test
