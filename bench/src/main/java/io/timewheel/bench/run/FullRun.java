@@ -33,7 +33,7 @@ import java.util.Map;
 /**
  * The full run: every benchmark and harness, written to a results folder as {@code report.md} with PNG
  * charts, JMH's logs and JSON, and the lateness histograms (raw/). About 15 minutes on 2 cores (the burst matrix: about one),
- * plus about seven for the punctuality of issue 24 (18 cold launches, 82 warm rounds, 4 x 2 x 420 burst slots).
+ * plus about seven for the punctuality of issue 24 (62 cold launches, 82 warm rounds, 4 x 2 x 420 burst slots).
  * {@code --tiny} runs the same pipeline at toy sizes in about a minute (to check it, not to quote).
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar full [--out bench/results/jdk17] [--matrix] [--peers all] [--tiny]}
@@ -56,9 +56,12 @@ public final class FullRun {
          * Where the two executors are equally punctual, a verdict is a draw of the machine's noise, and more rounds
          * and bursts make it a surer one, for either kind: with a share p of bursts over a bound, the difference of
          * the two counts over n bursts each spreads by sqrt(2 p (1 - p) n) bursts, against the goal's allowance of
-         * 0.02 n (at p = 4%: 3.4 bursts against 3 at n = 150, 5.5 against 8 at n = 400).
+         * 0.02 n (at p = 4%: 3.4 bursts against 3 at n = 150, 5.5 against 8 at n = 400). Cold launches likewise:
+         * a launch's p99 ranges over 4-24 ms for either kind in one run, and with 9 launches each a timewheel
+         * whose p99 over 30 launches was 0.85x STPE's still came out above it in 29% of bootstrap draws (JDK
+         * 17; 16% with 25 launches), so 31 (~45 s; bench/results/jdk17/cold-launches-s38.txt).
          */
-        int coldLaunches = 9, warmRounds = 40 + PunctualityHarness.WARM_SKIP, punctualityTimers = 20_000, punctualityMaxDelayMs = 100;
+        int coldLaunches = 31, warmRounds = 40 + PunctualityHarness.WARM_SKIP, punctualityTimers = 20_000, punctualityMaxDelayMs = 100;
         /** The bursts of the tail goal: the default row, a run of its own beside the matrix's. */
         BurstLatenessHarness.Config tail = BurstLatenessHarness.Config.defaults().bursts(400);
         /** The tail goal's other rows (issue 24: 2 spinning threads, 3 executors, 4 workers), as many bursts each. */
