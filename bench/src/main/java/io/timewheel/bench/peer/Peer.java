@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
  * {@code lateness --peers timewheel,timewheel-vt} to compare the two modes' lateness in one run.
  */
 public enum Peer {
-    TIMEWHEEL("timewheel", "timewheel WheelScheduledExecutorService, 1 worker, shared tick thread, 1.05 ms tick"),
+    TIMEWHEEL("timewheel", "timewheel WheelScheduledExecutorService, 1 worker, shared tick thread, 4.2 ms tick (the default)"),
     TIMEWHEEL_VT("timewheel-vt", "timewheel as above with virtualThreadPerRun(): its 1 pool thread starts a virtual thread"
             + " per due run (Java 21+; opt-in, not in \"all\")"),
     STPE("stpe", "JDK ScheduledThreadPoolExecutor(1), removeOnCancel=false (the default)"),
