@@ -182,6 +182,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     private WheelScheduledExecutorService(int corePoolSize, ThreadFactory threadFactory,
                                           RejectedExecutionHandler handler, ExecutorOptions options) {
         super(corePoolSize, threadFactory, handler);
+        initializeRunPath(); // first: if a class cannot be initialized, nothing has been started or registered
         this.clock = options.clock;
         String name = options.name(this);
         this.defaultPeriodicPolicy = options.defaultPeriodicPolicy();
@@ -192,7 +193,6 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         this.queueView = new QueueView(queue);
         this.observability = new Observability(name, options.lateThresholdNanos, clock, queue, pool);
         observability.register(this, options.jmx, options.starvationWarning, tick);
-        initializeRunPath();
     }
 
     /**
