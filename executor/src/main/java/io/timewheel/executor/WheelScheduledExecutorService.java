@@ -22,7 +22,7 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 /**
  * A {@link ScheduledThreadPoolExecutor} that keeps its delayed tasks in a hashed hierarchical timing wheel,
- * owned by a tick thread. Scheduling a task due more than about 34 ms ahead (the ready queue's horizon) is O(1) and, once the pool has
+ * owned by a tick thread. Scheduling a task due more than about 134 ms ahead (the ready queue's horizon) is O(1) and, once the pool has
  * started its threads, takes no lock: the task goes to the tick thread through a lock-free inbox. A task due
  * sooner may go straight to the workers' ready queue, under its lock, as every task does on STPE. Cancelling
  * a queued task of this executor is O(1) and, while the executor runs, lock-free; whatever the
@@ -95,7 +95,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * core size, factory and handler go to STPE's constructor untouched; the name, the tick thread (the
      * shared one, or one of its own), the run dispatcher and the default periodic policy come from it.
      * Cold start: the first executor of a JVM loads and initializes this package's classes (~40, from a jar,
-     * so not from the JDK's class-data archive that STPE's come from): ~15-25 ms on this project's 2-CPU
+     * so not from the JDK's class-data archive that STPE's come from): ~15-30 ms on this project's 2-CPU
      * machine against STPE's ~1 ms (bench `punctuality cold`, column "new ms"). Nothing else may ride on it:
      * no lambda or method reference on the construction path (NanoClock.SYSTEM is a class: the JVM's first
      * lambda spins its invokedynamic machinery, ~10 ms), no invokedynamic string concatenation (the module is
