@@ -101,12 +101,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * lambda spins its invokedynamic machinery, ~10 ms), no invokedynamic string concatenation (the module is
      * compiled with -XDstringConcat=inline, as the JDK compiles java.base), no logger looked up before a
      * report needs it (Log: System.getLogger starts java.util.logging, ~20 ms). Together those were ~40 ms
-     * more before the first timer could be scheduled (tck's ColdStartTest). And what the first schedule and
-     * the first run would load and initialize inside them (ScheduledTask's field updaters, Worker, ...),
-     * between a deadline and its run, the constructor initializes (initializeRunPath): a fresh JVM's first
-     * 1 ms timer, JDK 17, medians of 10 launches: its schedule() call 4.1 -> 1.1 ms, its lateness 4.2 -> 0.9
-     * ms, the construction +2 ms (STPE: 2.1 and 2.6 ms; bench/probes/FirstTimer.java,
-     * bench/results/jdk17/cold-launches-s38.txt).
+     * more before the first timer could be scheduled (tck's ColdStartTest). What the first schedule and run
+     * would load between a deadline and its run, the constructor loads instead (initializeRunPath): a fresh
+     * JVM's first 1 ms timer 4.2 -> 0.9 ms late on JDK 17, STPE's 2.6 (bench/results/jdk17/cold-launches-s38.txt).
      *
      * Observability (statistics(), JFR, JMX, the starvation warning): Observability assembles the statistics
      * and keeps the two counts that no lower class keeps (rejected, periodic failures); its notes say where
