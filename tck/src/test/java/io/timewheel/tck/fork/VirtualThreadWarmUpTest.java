@@ -21,9 +21,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * virtual thread at construction, not on its first due run (RunDispatcher.VirtualThreads.warmUp): a forked
  * JVM builds one, and before anything is scheduled a carrier thread must already exist (the JDK starts it
  * inside the warm-up thread's start()); its first run's
- * thread must still be named {@code <name>-run-0} (the warm-up's thread comes from a factory of its own); and
- * no invokedynamic call site of ours may be linked on the way (the dispatched run and the start of its thread
- * are classes, not lambdas). No timing is asserted: what is checked is what the JVM had done.
+ * thread must still be named {@code <name>-run-0} (the warm-up's thread comes from a factory of its own); no
+ * invokedynamic call site of ours may be linked on the way (the dispatched run and the start of its thread
+ * are classes, not lambdas); and no class of ours may be loaded between the first schedule and its run (the
+ * pool loads the dispatched run's class when it is built, as ColdStartTest checks for the platform mode). No
+ * timing is asserted: what is checked is what the JVM had done.
  */
 class VirtualThreadWarmUpTest {
 
@@ -37,13 +39,16 @@ class VirtualThreadWarmUpTest {
             System.out.println("carrier after build: " + carrier);
             CountDownLatch ran = new CountDownLatch(1);
             String[] name = new String[1];
-            executor.schedule(new Runnable() { // not a lambda: the child's own linkage would muddle the log
+            Runnable timer = new Runnable() { // not a lambda: the child's own linkage would muddle the log
                 @Override
                 public void run() {
+                    System.out.println("running");
                     name[0] = Thread.currentThread().getName();
                     ran.countDown();
                 }
-            }, 1, TimeUnit.MILLISECONDS);
+            };
+            System.out.println("scheduling");
+            executor.schedule(timer, 1, TimeUnit.MILLISECONDS);
             if (ran.await(30, TimeUnit.SECONDS)) {
                 System.out.println("first run on: " + name[0]);
             }
@@ -57,8 +62,8 @@ class VirtualThreadWarmUpTest {
         assumeTrue(Runtime.version().feature() >= 21, "virtual threads need Java 21");
         String javaCommand = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         String cp = location(WheelScheduledExecutorService.class) + java.io.File.pathSeparator + location(Child.class);
-        String output = run(javaCommand, "-Djava.lang.invoke.MethodHandle.TRACE_METHOD_LINKAGE=true", "-cp", cp,
-                Child.class.getName());
+        String output = run(javaCommand, "-Xlog:class+load=info:stdout",
+                "-Djava.lang.invoke.MethodHandle.TRACE_METHOD_LINKAGE=true", "-cp", cp, Child.class.getName());
         List<String> lines = output.lines().collect(Collectors.toList());
         assertTrue(lines.contains("carrier after build: true"), "no carrier thread once build() returned:\n" + output);
         assertTrue(lines.contains("first run on: warm-run-0"), "the first run's thread is not warm-run-0:\n" + output);
@@ -69,6 +74,13 @@ class VirtualThreadWarmUpTest {
                 .filter(l -> l.startsWith("linkCallSite io.timewheel.executor.") || l.startsWith("linkCallSite io.timewheel.wheel."))
                 .collect(Collectors.toList());
         assertEquals(List.of(), ours, "invokedynamic call sites of ours linked on the virtual-thread path");
+        // the control: the log does name the classes loaded
+        assertTrue(lines.stream().anyMatch(l -> l.contains(" io.timewheel.executor.RunDispatcher ")), output);
+        int from = lines.indexOf("scheduling"), to = lines.indexOf("running");
+        assertTrue(from >= 0 && to > from, output);
+        List<String> loadedOnTheWay = lines.subList(from, to).stream()
+                .filter(l -> l.contains(" io.timewheel.")).collect(Collectors.toList());
+        assertEquals(List.of(), loadedOnTheWay, "classes of ours loaded between the first schedule and its run");
     }
 
     /**
