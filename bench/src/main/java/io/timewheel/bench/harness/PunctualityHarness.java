@@ -6,6 +6,8 @@ import io.timewheel.bench.peer.TimerService;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,9 +26,16 @@ import java.util.Map;
  * p50 / p99 / max, and the median over launches of each.</li>
  * <li>{@code warm}: one JVM, {@code rounds} rounds per peer, interleaved (the order alternates per round).
  * Per peer: every round's p99 and max, the median of the per-round p99s and the worst round's max, over the
- * rounds after the first (the first is a cold round: reported, not counted).</li>
+ * rounds after the first (the first is a cold round: reported, not counted). Before each round the harness
+ * calls {@code System.gc()}, with the heap kept at its size (LatenessHarness.keepHeap), as {@code lateness}
+ * does: so that no round collects the garbage of the rounds before it, its own peer's or the other's. Until
+ * 2026-11-27 it did not, and a young pause of 3-9 ms fell in a few rounds of each run, whichever peer's round
+ * was running when the eden filled (the harness allocates ~1 MB per round, an executor 2-3 MB); the worst
+ * round's max of either peer was that pause (bench/results/jdk17/punctuality-full-s38.txt).</li>
  * </ul>
- * Early fires and missing timers are counted in every round; a round with either is reported as such.
+ * Early fires and missing timers are counted in every round; a round with either is reported as such. Each
+ * round also counts the collections that fell in it, from the executor's construction to the round's end (the
+ * {@code gc} column): a round measured with a pause in it says so.
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar punctuality cold|warm [--launches 5] [--rounds 12]
  * [--timers 20000] [--max-delay-ms 100] [--peers timewheel,stpe]}
@@ -39,28 +48,40 @@ public final class PunctualityHarness {
     /**
      * One round's figures, in milliseconds; {@code createMillis}: how long the peer's executor took to construct
      * (in a cold launch, the class loading and initialization a fresh JVM pays before its first timer), NaN if
-     * not measured.
+     * not measured; {@code gcs}: the garbage collections that fell in the round, from the construction on (-1 if
+     * not counted).
      */
-    public record Round(Peer peer, double p50, double p99, double max, int early, int missing, double createMillis) {
+    public record Round(Peer peer, double p50, double p99, double max, int early, int missing, double createMillis,
+                        int gcs) {
         public Round(Peer peer, double p50, double p99, double max, int early, int missing) {
-            this(peer, p50, p99, max, early, missing, Double.NaN);
+            this(peer, p50, p99, max, early, missing, Double.NaN, -1);
         }
 
-        static Round of(LatenessHarness.Result r, long createNanos) {
+        static Round of(LatenessHarness.Result r, long createNanos, long gcs) {
             return new Round(r.peer, r.percentileMillis(50), r.percentileMillis(99), r.maxMillis(), r.early, r.missing,
-                    createNanos / 1e6);
+                    createNanos / 1e6, (int) gcs);
         }
 
         String line() {
-            return String.format("ROUND %s %.4f %.4f %.4f %d %d %.4f", peer.id(), p50, p99, max, early, missing, createMillis);
+            return String.format("ROUND %s %.4f %.4f %.4f %d %d %.4f %d", peer.id(), p50, p99, max, early, missing,
+                    createMillis, gcs);
         }
 
         static Round parse(String line) {
             String[] f = line.trim().split(" ");
             return new Round(Peer.parse(f[1]).get(0), Double.parseDouble(f[2]), Double.parseDouble(f[3]),
                     Double.parseDouble(f[4]), Integer.parseInt(f[5]), Integer.parseInt(f[6]),
-                    f.length > 7 ? Double.parseDouble(f[7]) : Double.NaN);
+                    f.length > 7 ? Double.parseDouble(f[7]) : Double.NaN, f.length > 8 ? Integer.parseInt(f[8]) : -1);
         }
+    }
+
+    /** Garbage collections so far in this JVM, all collectors. */
+    static long collections() {
+        long n = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            n += Math.max(0, gc.getCollectionCount());
+        }
+        return n;
     }
 
     /**
@@ -109,10 +130,12 @@ public final class PunctualityHarness {
 
     /** In a fresh JVM: one round, nothing before it; prints its ROUND line. */
     private static void child(Peer peer, int timers, int maxDelayMs, long seed) throws Exception {
+        long gc0 = collections();
         long start = System.nanoTime();
         try (TimerService service = peer.create()) {
             long created = System.nanoTime() - start;
-            System.out.println(Round.of(LatenessHarness.round(service, timers, maxDelayMs, seed), created).line());
+            LatenessHarness.Result result = LatenessHarness.round(service, timers, maxDelayMs, seed);
+            System.out.println(Round.of(result, created, collections() - gc0).line());
         }
     }
 
@@ -159,33 +182,41 @@ public final class PunctualityHarness {
                 + " producer, one worker, a fresh instance each); the first round is cold: shown, not counted%n",
                 rounds, timers, maxDelayMs);
         Map<Peer, List<Round>> all = new LinkedHashMap<>();
-        for (int round = 0; round < rounds; round++) {
-            List<Peer> order = new ArrayList<>(peers);
-            if (round % 2 == 1) {
-                java.util.Collections.reverse(order);
-            }
-            for (Peer peer : order) {
-                long start = System.nanoTime();
-                try (TimerService service = peer.create()) {
-                    long created = System.nanoTime() - start;
-                    all.computeIfAbsent(peer, p -> new ArrayList<>())
-                            .add(Round.of(LatenessHarness.round(service, timers, maxDelayMs, 100 + round), created));
+        String maxHeapFreeRatio = LatenessHarness.keepHeap();
+        try {
+            for (int round = 0; round < rounds; round++) {
+                List<Peer> order = new ArrayList<>(peers);
+                if (round % 2 == 1) {
+                    java.util.Collections.reverse(order);
+                }
+                for (Peer peer : order) {
+                    System.gc(); // no round collects the garbage of the rounds before it (see the class notes)
+                    long gc0 = collections();
+                    long start = System.nanoTime();
+                    try (TimerService service = peer.create()) {
+                        long created = System.nanoTime() - start;
+                        LatenessHarness.Result result = LatenessHarness.round(service, timers, maxDelayMs, 100 + round);
+                        all.computeIfAbsent(peer, p -> new ArrayList<>()).add(Round.of(result, created, collections() - gc0));
+                    }
                 }
             }
+        } finally {
+            LatenessHarness.restoreHeap(maxHeapFreeRatio);
         }
         print(out, all, WARM_SKIP, "round", "rounds");
         return all;
     }
 
     private static void print(PrintStream out, Map<Peer, List<Round>> all, int skip, String unit, String units) {
-        out.printf("%-10s %6s %10s %10s %10s %6s %8s %8s%n", "peer", unit, "p50 ms", "p99 ms", "max ms", "early", "missing",
-                "new ms");
+        out.printf("%-10s %6s %10s %10s %10s %6s %8s %8s %4s%n", "peer", unit, "p50 ms", "p99 ms", "max ms", "early", "missing",
+                "new ms", "gc");
         for (Map.Entry<Peer, List<Round>> e : all.entrySet()) {
             List<Round> rounds = e.getValue();
             for (int i = 0; i < rounds.size(); i++) {
                 Round r = rounds.get(i);
-                out.printf("%-10s %6s %10.3f %10.3f %10.3f %6d %8d %8.2f%s%n", e.getKey().id(), i + 1, r.p50(), r.p99(), r.max(),
-                        r.early(), r.missing(), r.createMillis(), i < skip ? "  (cold: not counted)" : "");
+                out.printf("%-10s %6s %10.3f %10.3f %10.3f %6d %8d %8.2f %4s%s%n", e.getKey().id(), i + 1, r.p50(), r.p99(), r.max(),
+                        r.early(), r.missing(), r.createMillis(), r.gcs() < 0 ? "-" : Integer.toString(r.gcs()),
+                        i < skip ? "  (cold: not counted)" : "");
             }
         }
         out.printf("%-10s %8s %14s %14s %14s %6s %8s %12s%n", "peer", units, "median p50", "median p99", "worst max",
@@ -196,7 +227,7 @@ public final class PunctualityHarness {
                     s.worstMax(), s.early(), s.missing(), s.medianCreate());
         }
         out.println("new ms: how long the peer's executor took to construct (no goal; in a cold launch, what a fresh"
-                + " JVM pays before its first timer can be scheduled)");
+                + " JVM pays before its first timer can be scheduled); gc: garbage collections that fell in the round");
     }
 
     /** The median (the mean of the middle two for an even count); NaN without values. */

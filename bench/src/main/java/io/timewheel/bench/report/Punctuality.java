@@ -56,8 +56,9 @@ public final class Punctuality {
         BurstLatenessHarness.Config b = f.burstTail == null ? BurstLatenessHarness.Config.defaults() : f.burstTail.config;
         return String.format("Milliseconds late (callback start minus deadline). Cold: one round of %,d timers (random 1-%d ms,"
                 + " one producer, one worker) in a fresh JVM per launch, the kinds' launches alternating; medians over launches."
-                + " Warm: interleaved rounds of the same in one JVM, the first (cold) round not counted; the median of the"
-                + " per-round p99s and the worst round's max. Bursts: lateness-burst's %s row (%,d timers due %d ms ± %s ms, %d us"
+                + " Warm: interleaved rounds of the same in one JVM, a System.gc() before each (no round collects an earlier"
+                + " round's garbage), the first (cold) round not counted; the median of the per-round p99s and the worst"
+                + " round's max. Bursts: lateness-burst's %s row (%,d timers due %d ms ± %s ms, %d us"
                 + " callbacks, %d spinning thread(s)); per burst its own p99: how many bursts had it above 1 ms and 2 ms, and the"
                 + " p95 over bursts of it (nearest rank). Goals (issue 24; 20k timers of 1-100 ms, the default row with 1 spinning"
                 + " thread): cold p50 and p99, warm p99 and worst max no worse than STPE's; bursts over 1 ms and over 2 ms no more"
