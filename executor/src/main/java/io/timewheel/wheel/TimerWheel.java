@@ -70,7 +70,8 @@ public final class TimerWheel<E extends TimerEntry> {
      *       slot: it is set when the current slot is sorted (or linked into while empty) and cleared when its
      *       slot is detached or, empty, stops being current; it never changes while its slot holds entries
      *       outside lane 0, so remove always finds an entry's lane.
-     *   I10 expiredSorted is true only if the expired list is in (deadline, sequence) order.
+     *   I10 the expired list's sorted flag is true only if the list is in (deadline, sequence) order
+     *       (ExpiredList, which keeps the expired list, I7 and I10).
      *
      * Advance from C to N (N >= C): first the level-0 slots the clock passed (due entries only; in either bank),
      * then for each level from the top down, the slots the clock passed or entered (in either bank: a bank
@@ -107,7 +108,7 @@ public final class TimerWheel<E extends TimerEntry> {
      * slot). A batch is sorted as an array (BatchSort: the entries gathered once, their deadlines sorted as
      * primitive keys, by an LSD radix sort for large batches of one tick's deadlines). The expired batch is
      * gathered as advance finds each entry (its line loaded), not by a second walk along the expired list
-     * across cold entries (28% of the tick thread's samples on a 20k-timer hand-over; WheelBenchmark.window). Arrays
+     * across cold entries (ExpiredList's notes). Arrays
      * of entries instead of lists would expose every load to the memory system at once, but cost a slot
      * array reference per entry (4-8 bytes more per timer: past the 60-byte budget of the executor's task,
      * whose 56 bytes have no padding to spare) and lose O(1) removal without a position field.
@@ -160,20 +161,14 @@ public final class TimerWheel<E extends TimerEntry> {
     private final int[] movingSlot;
     /** Per banked level: that slot's count when the move began. */
     private final int[] movingTotal;
-    private TimerEntry expiredHead, expiredTail;
-    private int expiredSize;
+    /** The entries found due and not yet polled (I7, I10). */
+    private final ExpiredList expired = new ExpiredList();
     /** True while advance is re-placing entries: the current slot is then appended to and sorted after. */
     private boolean advancing;
     /** Entries were appended unsorted to the current slot during this advance. */
     private boolean currentDirty;
-    /** The expired list is in (deadline, sequence) order: no append since the last sort broke it. */
-    private boolean expiredSorted = true;
     /** Sorts the current slot; grows to the largest slot, reused. */
     private final BatchSort slotSort = new BatchSort();
-    /** Gathers and sorts the expired batch; grows to the largest batch, reused. */
-    private final BatchSort expiredSort = new BatchSort();
-    /** This advance gathers every entry it expires into expiredSort (the expired list was empty when it began). */
-    private boolean gathering;
     private long time;
     private int size;
     private int nextSequence;
@@ -286,7 +281,7 @@ public final class TimerWheel<E extends TimerEntry> {
             return false;
         }
         if (location == TimerEntry.EXPIRED) {
-            unlinkExpired(entry);
+            expired.unlink(entry);
         } else {
             unlinkFromSlot(entry, location);
         }
@@ -307,11 +302,9 @@ public final class TimerWheel<E extends TimerEntry> {
             now = from;
         }
         time = now;
-        boolean expiredSome = false;
         int current = currentIndex(now);
         advancing = true;
-        gathering = expiredHead == null;
-        expiredSort.dropGathered(); // nothing is gathered between advances; this only guards the invariant
+        expired.beginAdvance();
         if ((from >>> tickShift) != (now >>> tickShift)) {
             currentDirty = true; // a slot that just became current is unsorted
             if (sortedSlot >= 0 && counts[sortedSlot] == 0) {
@@ -325,9 +318,9 @@ public final class TimerWheel<E extends TimerEntry> {
             // Level 0 first: the slots it passed hold due entries only, so a bank the clock left is empty
             // before the levels above place entries of the window after next into it (at the levels above,
             // a rebuild that meets such entries puts them back).
-            expiredSome |= rebuildLevel(0, from, now, current);
+            rebuildLevel(0, from, now, current);
             for (int level = levels - 1; level >= 1; level--) {
-                expiredSome |= rebuildLevel(level, from, now, current);
+                rebuildLevel(level, from, now, current);
             }
         } finally {
             advancing = false;
@@ -338,25 +331,21 @@ public final class TimerWheel<E extends TimerEntry> {
             if (currentDirty) {
                 sortSlot(current);
             }
-            expiredSome |= expireDueHead(current, now);
+            expireDueHead(current, now);
         }
         currentDirty = false;
-        if (expiredSome) {
-            sortExpired();
-        }
-        gathering = false;
+        expired.endAdvance(time);
         for (int level = banked - 1; level >= 0; level--) {
             moveNextSlotDown(level, now);
         }
-        return expiredSize;
+        return expired.size();
     }
 
     /**
      * Rebuilds the slots of {@code level} that the clock passed or entered from {@code from} to {@code now},
      * in either bank; at level 0 the slots passed and the old current one, but not {@code current}.
      */
-    private boolean rebuildLevel(int level, long from, long now, int current) {
-        boolean expiredSome = false;
+    private void rebuildLevel(int level, long from, long now, int current) {
         int fromDigit = digit(from, level), toDigit = digit(now, level);
         // digits from fromDigit on at level 0 (the old current slot is passed), after it above (it was entered)
         long fromOn = level == 0 ? ~((1L << fromDigit) - 1) : ~((2L << fromDigit) - 1);
@@ -385,10 +374,9 @@ public final class TimerWheel<E extends TimerEntry> {
             while (visit != 0) {
                 int slot = Long.numberOfTrailingZeros(visit);
                 visit &= visit - 1;
-                expiredSome |= rebuildSlot((row << SLOT_BITS) | slot, now);
+                rebuildSlot((row << SLOT_BITS) | slot, now);
             }
         }
-        return expiredSome;
     }
 
     /**
@@ -433,20 +421,17 @@ public final class TimerWheel<E extends TimerEntry> {
     }
 
     /** Moves the due entries at the head of the sorted current slot to the expired list. */
-    private boolean expireDueHead(int index, long now) {
-        boolean expiredSome = false;
+    private void expireDueHead(int index, long now) {
         TimerEntry entry = heads[index << LANE_BITS]; // the sorted slot waits in lane 0
         while (entry != null && entry.deadline - now <= 0) {
             TimerEntry next = entry.next;
             unlinkFromSlot(entry, index);
-            appendExpired(entry);
-            expiredSome = true;
+            expired.append(entry, time);
             entry = next;
         }
         if (entry != null) {
             slotMin[index] = entry.deadline; // exact: the slot is sorted
         }
-        return expiredSome;
     }
 
     /**
@@ -455,11 +440,11 @@ public final class TimerWheel<E extends TimerEntry> {
      */
     @SuppressWarnings("unchecked")
     public E poll() {
-        TimerEntry entry = expiredHead;
+        TimerEntry entry = expired.head();
         if (entry == null) {
             return null;
         }
-        unlinkExpired(entry);
+        expired.unlink(entry);
         size--;
         return (E) entry;
     }
@@ -492,8 +477,8 @@ public final class TimerWheel<E extends TimerEntry> {
      */
     public long nextDeadline() {
         long best = time + Long.MAX_VALUE;
-        if (expiredHead != null) {
-            best = expiredHead.deadline;
+        if (expired.head() != null) {
+            best = expired.head().deadline;
         }
         for (int level = 0; level < levels - 1; level++) {
             int row = bankRow(level, window(level, time));
@@ -525,7 +510,7 @@ public final class TimerWheel<E extends TimerEntry> {
      */
     @SuppressWarnings("unchecked")
     public void forEach(Consumer<? super E> action) {
-        for (TimerEntry e = expiredHead; e != null; ) {
+        for (TimerEntry e = expired.head(); e != null; ) {
             TimerEntry next = e.next;
             action.accept((E) e);
             e = next;
@@ -716,10 +701,9 @@ public final class TimerWheel<E extends TimerEntry> {
      * Detaches a slot whole; expires its due entries and places the others again. The lanes are walked in
      * lockstep, one entry from each in turn, so the cache misses of the lanes overlap.
      */
-    private boolean rebuildSlot(int index, long now) {
+    private void rebuildSlot(int index, long now) {
         TimerEntry[] cursor = detachLanes(index);
         TimerEntry[] round = this.round;
-        boolean expiredSome = false;
         for (;;) {
             // First take one entry from each lane: a short loop, so the lanes' loads are in flight together;
             // then work on the round's entries, whose cache lines have arrived.
@@ -732,14 +716,13 @@ public final class TimerWheel<E extends TimerEntry> {
                 }
             }
             if (m == 0) {
-                return expiredSome;
+                return;
             }
             for (int k = 0; k < m; k++) {
                 TimerEntry entry = round[k];
                 round[k] = null;
                 if (entry.deadline - now <= 0) {
-                    appendExpired(entry);
-                    expiredSome = true;
+                    expired.append(entry, time);
                 } else {
                     place(entry); // may link it back into this very slot (a top-level rotation)
                 }
@@ -795,79 +778,6 @@ public final class TimerWheel<E extends TimerEntry> {
         occupied[index >>> SLOT_BITS] |= 1L << (index & SLOT_MASK);
         slotMin[index] = head.deadline;
         sortedSlot = index;
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // The expired list
-
-    private void appendExpired(TimerEntry entry) {
-        // its line is loaded: gather the key now (sortExpired walks the list instead if the scratch cannot grow)
-        if (gathering && !expiredSort.gather(entry, entry.deadline - time)) {
-            expiredSort.dropGathered();
-            gathering = false;
-        }
-        TimerEntry tail = expiredTail;
-        entry.location = TimerEntry.EXPIRED;
-        entry.next = null;
-        entry.prev = tail;
-        if (tail == null) {
-            expiredHead = entry;
-            expiredSorted = true;
-        } else {
-            tail.next = entry;
-            if (expiredSorted && compare(tail, entry) > 0) {
-                expiredSorted = false;
-            }
-        }
-        expiredTail = entry;
-        expiredSize++;
-    }
-
-    private void unlinkExpired(TimerEntry entry) {
-        TimerEntry prev = entry.prev, next = entry.next;
-        if (prev == null) {
-            expiredHead = next;
-        } else {
-            prev.next = next;
-        }
-        if (next == null) {
-            expiredTail = prev;
-        } else {
-            next.prev = prev;
-        }
-        entry.prev = entry.next = null;
-        entry.location = TimerEntry.DETACHED;
-        expiredSize--;
-    }
-
-    /**
-     * Sorts the expired list by (deadline, sequence), unless appends kept it sorted: from the batch gathered
-     * by this advance, or (entries of an earlier advance still unpolled) by walking the list.
-     */
-    private void sortExpired() {
-        if (expiredSorted) {
-            if (gathering) {
-                expiredSort.dropGathered();
-            }
-            return;
-        }
-        if (gathering) {
-            assert expiredSort.gathered() == expiredSize;
-            expiredHead = expiredSort.sortGathered(time);
-        } else {
-            int n = expiredSize;
-            expiredSort.ensure(n);
-            TimerEntry[] entries = expiredSort.entries();
-            long[] keys = expiredSort.keys();
-            int i = 0;
-            for (TimerEntry e = expiredHead; e != null; e = e.next, i++) {
-                entries[i] = e;
-                keys[i] = e.deadline - time;
-            }
-            expiredHead = expiredSort.sort(i, time);
-        }
-        expiredTail = expiredSort.tail();
-        expiredSorted = true;
     }
 
     /** (deadline, sequence) order. Deadlines are compared relative to the wheel's time: see I6. */
