@@ -108,10 +108,10 @@ public final class TimerWheel<E extends TimerEntry> {
      * slot). A batch is sorted as an array (BatchSort: the entries gathered once, their deadlines sorted as
      * primitive keys, by an LSD radix sort for large batches of one tick's deadlines). The expired batch is
      * gathered as advance finds each entry (its line loaded), not by a second walk along the expired list
-     * across cold entries (ExpiredList's notes). Arrays
-     * of entries instead of lists would expose every load to the memory system at once, but cost a slot
-     * array reference per entry (4-8 bytes more per timer: past the 60-byte budget of the executor's task,
-     * whose 56 bytes have no padding to spare) and lose O(1) removal without a position field.
+     * across cold entries (ExpiredList's notes). Arrays of entries instead of lists would expose every load
+     * to the memory system at once, but cost a slot array reference per entry (4-8 bytes more per timer: past
+     * the 60-byte budget of the executor's task, whose 56 bytes have no padding to spare) and lose O(1)
+     * removal without a position field.
      *
      * Deadlines are compared as differences (a - b < 0), like System.nanoTime values, so the wheel works
      * anywhere in the long range, including across the wrap; pending deadlines must lie within 2^63 - 1 ns
