@@ -103,7 +103,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * report needs it (Log: System.getLogger starts java.util.logging, ~20 ms). Together those were ~40 ms
      * more before the first timer could be scheduled (tck's ColdStartTest). What the first schedule and run
      * would load between a deadline and its run, the constructor loads instead (initializeRunPath): a fresh
-     * JVM's first 1 ms timer 4.2 -> 0.9 ms late on JDK 17, STPE's 2.6 (bench/results/jdk17/cold-launches-s38.txt).
+     * JVM's first 1 ms timer 4.2 -> 0.9 ms late on JDK 17, STPE's 2.6 (bench/results/jdk17/cold-launches-s38.txt);
+     * with a run dispatcher, the pool loads the dispatched run's class too (WorkerPool's constructor).
      *
      * Observability (statistics(), JFR, JMX, the starvation warning): Observability assembles the statistics
      * and keeps the two counts that no lower class keeps (rejected, periodic failures); its notes say where
