@@ -86,6 +86,19 @@ final class TickThread implements Runnable {
      * of those times as for a deadline (passed to ParkGate as that time plus MARGIN_NANOS, since ParkGate wakes
      * MARGIN_NANOS before what it is given). An executor that watches nothing costs nothing here.
      *
+     * Priority (opt-in: the system property timewheel.tickThreadPriority, 1 to 10, read when a tick thread is
+     * created; default Thread.NORM_PRIORITY, as every pool thread). This thread's work is never urgent (the
+     * margin), but on Linux at the same priority its wake-ups take a CPU from a busy worker: the kernel lets
+     * a thread that mostly sleeps preempt the one running when it wakes, and the worker then waits out this
+     * thread's stint (a hand-over, ~0.1-0.4 ms). In `lateness` (100k timers of 1-500 ms, 200 falling due per
+     * ms) that made timers due after the flood ~2x as often late by over 0.12 ms as on STPE, the whole gap in
+     * its p99 (JDK 25: horizon raised past the timers' delays, so that they skip this thread: p99 as STPE's;
+     * this thread reniced to 19 from outside, or at Thread.MIN_PRIORITY with -XX:ThreadPriorityPolicy=1, which
+     * maps it to nice 4: as STPE's; a yield after each wake-up, or pinning it to one CPU: no change;
+     * bench/results/jdk25/tick-priority.txt). Not the default: a JVM on Linux applies Java priorities only with
+     * -XX:ThreadPriorityPolicy=1, and where it applies them always (Windows) a lower-priority thread can wait
+     * seconds for a CPU that normal-priority threads keep busy, which would make the margin too short.
+     *
      * Late wake-ups (JFR TickThreadLate): after a timed park it did not leave early, if JFR is initialized
      * (Jfr.recording), it reads the clock once more and reports a wake-up later than asked by more than
      * LATE_WAKE_NANOS.
@@ -156,7 +169,35 @@ final class TickThread implements Runnable {
         this.thread = new Thread(null, this, name, 0, false);
         thread.setDaemon(true);
         thread.setContextClassLoader(null); // runs no user code; must not pin an application's class loader
+        int priority = priorityFromProperty();
+        if (priority != Thread.NORM_PRIORITY) {
+            thread.setPriority(priority); // opt-in (see the notes: Priority)
+        }
         thread.start();
+    }
+
+    /** The system property that sets the tick threads' priority (see the notes: Priority). */
+    static final String PRIORITY_PROPERTY = "timewheel.tickThreadPriority";
+
+    /**
+     * The priority a new tick thread gets: {@link #PRIORITY_PROPERTY} if it is set to a priority (1 to 10),
+     * else {@link Thread#NORM_PRIORITY}, with one warning if it is set to anything else.
+     */
+    static int priorityFromProperty() {
+        String value = System.getProperty(PRIORITY_PROPERTY);
+        if (value != null) {
+            try {
+                int priority = Integer.parseInt(value.trim());
+                if (priority >= Thread.MIN_PRIORITY && priority <= Thread.MAX_PRIORITY) {
+                    return priority;
+                }
+            } catch (NumberFormatException notANumber) {
+                // reported below
+            }
+            Log.LOG.log(System.Logger.Level.WARNING, "ignoring " + PRIORITY_PROPERTY + "=" + value
+                    + ": not a thread priority from " + Thread.MIN_PRIORITY + " to " + Thread.MAX_PRIORITY);
+        }
+        return Thread.NORM_PRIORITY;
     }
 
     /** The JVM-wide tick thread, started on first use. */
