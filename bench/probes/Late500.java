@@ -1,6 +1,6 @@
 /*
  * Probe (not built with the project): `lateness`'s shape (100,000 timers of 1-500 ms from one thread, a fresh
- * executor per round, timewheel and STPE rounds interleaved) with each round's late timers (> 0.3 ms) counted by
+ * executor per round, timewheel and STPE rounds interleaved) with each round's late timers (> 0.3 ms, or -Dthr ns) counted by
  * deadline (25 ms buckets since the flood began), and the quantiles of the near-term timers (<= 130 ms: straight to
  * the workers) apart from the far ones (> 140 ms: through the wheel and a hand-over). What it showed:
  * bench/results/jdk17/lateness-500-s36.txt. Each round's line starts with "T0 <nanoTime at the flood's start> TID <the
@@ -50,7 +50,7 @@ public class Late500 {
                 ex.shutdown();
                 long[] late = new long[n];
                 int[] buckets = new int[maxMs / 25 + 40];
-                long thr = 300_000;
+                long thr = Long.getLong("thr", 300_000); // -Dthr=120000: count those over 0.12 ms
                 for (int i = 0; i < n; i++) {
                     late[i] = st[i] - dl[i];
                     if (late[i] > thr) buckets[(int) ((dl[i] - t0) / 25_000_000L)]++;
@@ -64,8 +64,8 @@ public class Late500 {
                 StringBuilder sb = new StringBuilder();
                 for (int b = 0; b < buckets.length; b++) if (buckets[b] > 0) sb.append(' ').append(b * 25).append(':').append(buckets[b]);
                 System.out.printf("T0 %d TID %s MAIN %s ", t0, tid[0], mainTid);
-                System.out.printf("r%02d %-4s flood %5.1f ms p99 %6.3f  late>0.3ms by deadline (ms since flood start, 25 ms buckets):%s%n",
-                        r, kind, flood / 1e6, late[n * 99 / 100] / 1e6, sb);
+                System.out.printf("r%02d %-4s flood %5.1f ms p99 %6.3f  late>%sms by deadline (ms since flood start, 25 ms buckets):%s%n",
+                        r, kind, flood / 1e6, late[n * 99 / 100] / 1e6, thr / 1e6, sb);
                 ex.awaitTermination(10, TimeUnit.SECONDS);
             }
         }
