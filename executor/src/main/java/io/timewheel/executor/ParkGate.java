@@ -22,7 +22,9 @@ final class ParkGate {
      *                   tick thread at the start of a loop, before it detaches (beginLoop).
      *   parkState, wakeAt, parkedAt
      *                   written by the tick thread before it parks (prepare) and after (awake); read by
-     *                   producers; a producer may CAS parkState PARKED_LONG -> AWAKE (then it unparks).
+     *                   producers; a producer may CAS parkState PARKED_LONG -> AWAKE (then it unparks); a
+     *                   worker about to block may CAS any parked state to AWAKE once wakeAt has passed (then
+     *                   it unparks: wakeIfDue).
      *
      * States:
      *   AWAKE         running the loop; producers do nothing more than offer.
@@ -45,7 +47,14 @@ final class ParkGate {
      * transitions: AWAKE -> PARKED_SHORT | PARKED_LONG (tick thread, prepare); PARKED_SHORT | PARKED_LONG ->
      *              AWAKE (tick thread, prepare when it finds work, or awake after parking); PARKED_LONG ->
      *              AWAKE | PARKED_LAZY (a producer's CAS, then unpark); PARKED_LAZY -> AWAKE (a producer's
-     *              CAS, then unpark); PARKED_LAZY -> PARKED_SHORT (tick thread, reparkLazy) or AWAKE (awake).
+     *              CAS, then unpark); PARKED_LAZY -> PARKED_SHORT (tick thread, reparkLazy) or AWAKE (awake);
+     *              any parked state -> AWAKE (a worker's CAS once wakeAt has passed, then unpark).
+     *
+     * Deferred wake-ups (TickThread's notes): the tick thread's own timer for a long park fires a stride after
+     * wakeAt, and the first worker to block after wakeAt wakes it (wakeIfDue). That is one more unpark, never
+     * one fewer: a producer's decisions still rest on wakeAt, and a woken tick thread loops (detaches, reads
+     * the clock) whoever woke it, so the lost-wake-up argument below is unchanged. Only one worker wins the
+     * CAS, so a crowd of blocking workers costs one unpark (jcstress ParkGateWorkerWake).
      *
      * The tick thread counts pendingLow in its wake-up time: entries offered since its last detachAll began and
      * not read (offered after it) or retracted. Their producers may have seen it AWAKE and not woken it, so it
@@ -137,6 +146,16 @@ final class ParkGate {
             }
             // the state changed under us (woken, or made lazy by another producer): decide again
         }
+    }
+
+    /**
+     * A worker about to block: whether it must unpark the tick thread, because the time the tick thread meant
+     * to wake at ({@code wakeAt}) has passed and it is still parked (see the notes: deferred wake-ups); true
+     * for one caller per park. {@code now}: the caller's clock.
+     */
+    boolean wakeIfDue(long now) {
+        int state = parkState;
+        return state != AWAKE && now - wakeAt >= 0 && PARK_STATE.compareAndSet(this, state, AWAKE);
     }
 
     /** After offering an urgent command: whether the caller must unpark the tick thread. */

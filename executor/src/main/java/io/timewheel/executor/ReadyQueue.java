@@ -17,7 +17,7 @@ final class ReadyQueue {
      * The near term belongs to the workers. Every entry due within HORIZON_NANOS is here: a producer puts
      * an entry that is already that close straight in (TaskQueue.dispatch: push), and the tick thread hands
      * over the later ones from the wheel in batches of about a stride (TickThread.STRIDE_NANOS) of deadlines,
-     * between HORIZON_NANOS and TickThread.MARGIN_NANOS before them (pushBatch: gathered and sorted outside the lock, spliced in under one lock
+     * between HORIZON_NANOS and TickThread.MARGIN_NANOS - TickThread.DEFER_NANOS before them (pushBatch: gathered and sorted outside the lock, spliced in under one lock
      * acquisition, usually as one copy onto the ring: a worker never waits behind the tick thread's work). So
      * the heap stays small (the far term waits in the wheel, which is where the O(1) matters), and from the
      * hand-over on a task's path is STPE's: the workers make the last, exact wait themselves, leader/follower
@@ -29,7 +29,10 @@ final class ReadyQueue {
      * Wake-ups, as STPE's queue: a push signals only when the entry becomes the head (the leader must look
      * again); a batch signals once. A worker that takes the head passes the wake-up on if there is no leader
      * and entries remain. So a burst handed over costs the workers one wake-up, not one per task, and a
-     * worker waiting timed for its head is not woken by entries behind it.
+     * worker waiting timed for its head is not woken by entries behind it. The other way: a worker about to
+     * block (with nothing due, as leader or with the queue empty) wakes the tick thread if a hand-over it
+     * deferred is due (TickThread's notes: Deferred), so that the hand-over takes the CPU the worker leaves;
+     * that costs a blocking worker a volatile read (and a clock reading when the queue is empty).
      *
      * Order: by deadline, so that a single worker runs overdue tasks earliest first, as on STPE, and by the
      * entry's sequence (taken from its queue's counter when the task was created, as STPE's sequence
@@ -106,8 +109,8 @@ final class ReadyQueue {
      * 2.7%); after 300 warm-up bursts per kind instead of 20, no more often than STPE's. With 2^27: 4.3% and
      * 2.3% (STPE 4.7%, 1.7%), and the warm and cold rounds of 1-100 ms timers as punctual as STPE's or more
      * (bench/compare-punctuality.sh, bench/results/jdk17/punctuality-compare-horizon.txt). Every entry still
-     * reaches the workers at least TickThread.MARGIN_NANOS (130 ms, the horizon less a hand-over stride)
-     * before its deadline: far more than a loaded CPU makes a waking thread wait. What waits here costs the
+     * reaches the workers at least TickThread.MARGIN_NANOS - TickThread.DEFER_NANOS (125.8 ms, the horizon
+     * less two hand-over strides) before its deadline: far more than a loaded CPU makes a waking thread wait. What waits here costs the
      * heap's O(log n) per entry, which is why the far term stays in the wheel.
      */
     static final long HORIZON_NANOS = 1L << 27;
@@ -135,9 +138,19 @@ final class ReadyQueue {
     /** The worker waiting timed for the head's deadline, if any. */
     private Thread leader;
     private final NanoClock clock;
+    /** The tick thread that hands over to this queue, woken by a worker about to block (see the notes); null in tests. */
+    private final TickThread tick;
 
-    ReadyQueue(NanoClock clock) {
+    ReadyQueue(NanoClock clock, TickThread tick) {
         this.clock = clock;
+        this.tick = tick;
+    }
+
+    /** Before a worker blocks in take (see the notes: the tick thread's deferred hand-overs). */
+    private void wakeTickIfDue(long now) {
+        if (tick != null) {
+            tick.wakeIfDue(now);
+        }
     }
 
     /** Adds a due task and wakes one waiting worker; {@code now}: the pusher's clock reading. Any thread. */
@@ -393,6 +406,9 @@ final class ReadyQueue {
                         return null;
                     }
                     waiting++;
+                    if (tick != null && tick.sleeping()) {
+                        wakeTickIfDue(clock.nanoTime()); // the clock only if there is a park to end
+                    }
                     try {
                         if (!timed) {
                             available.await();
@@ -440,6 +456,7 @@ final class ReadyQueue {
                 }
                 Thread self = Thread.currentThread();
                 leader = self;
+                wakeTickIfDue(now);
                 try {
                     long wait = timed ? Math.min(delay, nanos) : delay;
                     long left = available.awaitNanos(wait);

@@ -30,7 +30,8 @@ abstract class TaskQueue {
      *           this queue (QueueWheel, field wheel).
      *   ready   the ReadyQueue: the near term, entries due within ReadyQueue.HORIZON_NANOS (134 ms), a heap
      *           under its own private lock; workers wait there for the exact deadline, as on STPE. The tick
-     *           thread hands entries over in batches, at least TickThread.MARGIN_NANOS before their deadlines.
+     *           thread hands entries over in batches, at least TickThread.MARGIN_NANOS -
+     *           TickThread.DEFER_NANOS (125.8 ms) before their deadlines.
      *
      * Whether an entry is still queued is one atomic fact owned by the entry (QueueEntry: isQueued, tryTake,
      * tryRemove), wherever it waits; a place may keep an entry that left the queue until it next looks at it.
@@ -124,7 +125,7 @@ abstract class TaskQueue {
         this.clock = clock;
         this.tick = tick;
         this.tickNanos = tickNanos;
-        this.ready = new ReadyQueue(clock);
+        this.ready = new ReadyQueue(clock, tick);
         this.earliest = new LowBound(clock.nanoTime() + Long.MAX_VALUE);
         this.pendingLow = new LowBound(LowBound.resetValue(clock.nanoTime()));
     }

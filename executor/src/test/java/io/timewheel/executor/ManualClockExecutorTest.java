@@ -83,6 +83,28 @@ class ManualClockExecutorTest extends ManualClockTestBase {
     }
 
     @Test
+    void aWorkerAboutToBlock_wakesTheTickThreadWhoseHandOverIsDue_beforeItsOwnDeferredWakeUp() throws Exception {
+        start(0L, 1);
+        long far = SECONDS.toNanos(60);
+        ScheduledFuture<?> farTask = executor.schedule(() -> { }, far, NANOSECONDS);
+        assertEquals(1, sync());
+        // parked (in real time) for about a minute: the manual clock's time to its look, plus the deferral
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                executor.tickThread().parkState() != TickThread.AWAKE
+                        && executor.tickThread().wakeAt() == far - TickThread.MARGIN_NANOS);
+        long loops = executor.tickThread().loops();
+
+        clock.advanceNanos(far - TickThread.MARGIN_NANOS); // its look is due; nothing wakes it yet
+        CountDownLatch ran = new CountDownLatch(1);
+        executor.execute(ran::countDown); // straight to the worker, which runs it and then blocks
+        assertTrue(ran.await(10, SECONDS));
+        // the blocking worker woke it: it looped and handed the far task over, long before its own timer
+        await().atMost(Duration.ofSeconds(10)).until(() -> executor.tickThread().loops() > loops);
+        assertEquals(0, sync(), "the far task was handed over by the loop the worker woke");
+        assertFalse(farTask.isDone(), "handed over, not run: its deadline is 130 ms away");
+    }
+
+    @Test
     void sameDeadline_runsInSubmissionOrder_onOneWorker() throws Exception {
         start(0L, 1);
         List<Integer> order = Collections.synchronizedList(new ArrayList<>());

@@ -41,6 +41,35 @@ class ParkGateTest {
     }
 
     @Test
+    void aBlockingWorker_wakesAParkedTickThreadOnlyOnceItsLookIsDue_andOnlyOnce() {
+        assertFalse(gate.wakeIfDue(NOW + 100 * DRAIN), "awake: nothing to wake");
+        gate.prepare(NOW, NOW + MARGIN + 3 * DRAIN); // a long park: its look at NOW + 3 * DRAIN
+        assertEquals(ParkGate.PARKED_LONG, gate.state());
+        assertFalse(gate.wakeIfDue(NOW + 3 * DRAIN - 1), "before its look: the worker leaves it parked");
+        assertEquals(ParkGate.PARKED_LONG, gate.state());
+        assertTrue(gate.wakeIfDue(NOW + 3 * DRAIN), "its look is due: this worker unparks it");
+        assertEquals(ParkGate.AWAKE, gate.state(), "and producers see it awake");
+        assertFalse(gate.wakeIfDue(NOW + 4 * DRAIN), "one unpark per park");
+    }
+
+    @Test
+    void aBlockingWorker_wakesAShortOrLazyParkAsWell_butNeverAnIndefiniteOne() {
+        gate.prepare(NOW, NOW + MARGIN + DRAIN / 2);
+        assertEquals(ParkGate.PARKED_SHORT, gate.state());
+        assertTrue(gate.wakeIfDue(NOW + DRAIN / 2));
+        gate.awake();
+
+        gate.prepare(NOW, NOW + MARGIN + 3 * DRAIN);
+        assertTrue(gate.lazy()); // a message came: it re-parks until parkedAt + drain
+        assertTrue(gate.reparkLazy(NOW) > 0);
+        assertTrue(gate.wakeIfDue(NOW + DRAIN));
+        assertEquals(ParkGate.AWAKE, gate.state());
+
+        assertEquals(ParkGate.INDEFINITELY, gate.prepare(NOW, NOW + Long.MAX_VALUE));
+        assertFalse(gate.wakeIfDue(NOW + 1_000 * DRAIN), "nothing pending: no look is ever due");
+    }
+
+    @Test
     void awake_producersDoNothing() {
         gate.lowerPending(NOW + 1);
         assertFalse(gate.signal(NOW + 1, NOW));

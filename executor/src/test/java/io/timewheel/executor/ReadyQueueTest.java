@@ -41,7 +41,7 @@ class ReadyQueueTest extends ManualClockTestBase {
     void handsOutExactlyTheModelsLeastDueEntry_whateverOrderEntriesArriveIn(int seed) throws Exception {
         long start = seed % 2 == 0 ? Long.MAX_VALUE - 1_000_000_000L : 0L; // even seeds cross the nanoTime wrap
         start(start, 1);
-        ReadyQueue ready = new ReadyQueue(clock);
+        ReadyQueue ready = new ReadyQueue(clock, null);
         TimerWheel<QueueEntry> wheel = new TimerWheel<>(start);
         TreeSet<QueueEntry> model = new TreeSet<>(ORDER);
         HandOverBatch batch = new HandOverBatch();
@@ -113,7 +113,7 @@ class ReadyQueueTest extends ManualClockTestBase {
     @Timeout(60)
     void concurrentPushesIntoAGrowingQueue_loseNothing_andKeepTheOrder(int seed) throws Exception {
         start(0L, 1);
-        ReadyQueue ready = new ReadyQueue(clock);
+        ReadyQueue ready = new ReadyQueue(clock, null);
         int producers = 4;
         int each = 20_000;
         List<List<QueueEntry>> pushed = new ArrayList<>();
@@ -184,7 +184,7 @@ class ReadyQueueTest extends ManualClockTestBase {
     @ValueSource(ints = {1, 5, 8, 11})
     void ringGrowingWhileWrapped_keepsEveryEntryInOrder(int taken) throws Exception {
         start(0L, 1);
-        ReadyQueue ready = new ReadyQueue(clock);
+        ReadyQueue ready = new ReadyQueue(clock, null);
         TreeSet<QueueEntry> model = new TreeSet<>(ORDER);
         long deadline = 0;
         for (int i = 0; i < 12; i++) {

@@ -36,7 +36,7 @@ class ReadyQueueTieDeoptTest {
     public static final class Child {
         public static void main(String[] args) throws Exception {
             WheelScheduledExecutorService executor = new WheelScheduledExecutorService(1);
-            ReadyQueue ready = new ReadyQueue(new LateClock());
+            ReadyQueue ready = new ReadyQueue(new LateClock(), null);
             Runnable nothing = new Runnable() {
                 @Override
                 public void run() {
