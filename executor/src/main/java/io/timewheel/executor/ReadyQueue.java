@@ -17,8 +17,9 @@ final class ReadyQueue {
      * The near term belongs to the workers. Every entry due within HORIZON_NANOS is here: a producer puts
      * an entry that is already that close straight in (TaskQueue.dispatch: push), and the tick thread hands
      * over the later ones from the wheel in batches of about a stride (TickThread.STRIDE_NANOS) of deadlines,
-     * between HORIZON_NANOS and TickThread.MARGIN_NANOS - TickThread.DEFER_NANOS before them (pushBatch: gathered and sorted outside the lock, spliced in under one lock
-     * acquisition, usually as one copy onto the ring: a worker never waits behind the tick thread's work). So
+     * between HORIZON_NANOS and TickThread.MARGIN_NANOS - TickThread.DEFER_NANOS before them (pushBatch:
+     * gathered and sorted outside the lock, spliced in under one lock acquisition, usually as one copy onto
+     * the ring: a worker never waits behind the tick thread's work). So
      * the heap stays small (the far term waits in the wheel, which is where the O(1) matters), and from the
      * hand-over on a task's path is STPE's: the workers make the last, exact wait themselves, leader/follower
      * as in STPE's DelayedWorkQueue (one worker waits timed for the head, the others untimed), and a task
@@ -110,8 +111,8 @@ final class ReadyQueue {
      * 2.3% (STPE 4.7%, 1.7%), and the warm and cold rounds of 1-100 ms timers as punctual as STPE's or more
      * (bench/compare-punctuality.sh, bench/results/jdk17/punctuality-compare-horizon.txt). Every entry still
      * reaches the workers at least TickThread.MARGIN_NANOS - TickThread.DEFER_NANOS (125.8 ms, the horizon
-     * less two hand-over strides) before its deadline: far more than a loaded CPU makes a waking thread wait. What waits here costs the
-     * heap's O(log n) per entry, which is why the far term stays in the wheel.
+     * less two hand-over strides) before its deadline: far more than a loaded CPU makes a waking thread wait.
+     * What waits here costs the heap's O(log n) per entry, which is why the far term stays in the wheel.
      */
     static final long HORIZON_NANOS = 1L << 27;
 
@@ -138,7 +139,7 @@ final class ReadyQueue {
     /** The worker waiting timed for the head's deadline, if any. */
     private Thread leader;
     private final NanoClock clock;
-    /** The tick thread that hands over to this queue, woken by a worker about to block (see the notes); null in tests. */
+    /** The tick thread handing over to this queue, woken by a worker about to block (notes); null in tests. */
     private final TickThread tick;
 
     ReadyQueue(NanoClock clock, TickThread tick) {

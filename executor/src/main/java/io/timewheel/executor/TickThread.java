@@ -61,8 +61,8 @@ final class TickThread implements Runnable {
      * within HORIZON_NANOS (134 ms), and looks again when the earliest entry it still holds is MARGIN_NANOS
      * (HORIZON_NANOS - STRIDE_NANOS, 130 ms) away, or up to DEFER_NANOS after that (below: Deferred). So every
      * entry reaches the workers at least MARGIN_NANOS - DEFER_NANOS (125.8 ms) before its deadline: a wake-up
-     * of this thread that is late by less than that (a busy CPU's time slice,
-     * a GC pause, a stopped process) makes no task late, and the workers, not this thread, decide when a task
+     * of this thread that is late by less than that (a busy CPU's time slice, a GC pause, a stopped process)
+     * makes no task late, and the workers, not this thread, decide when a task
      * starts (the exact wait is theirs, as on STPE). And each hand-over moves about STRIDE_NANOS (4.2 ms) of
      * deadlines: after handing over up to now + HORIZON it next wakes MARGIN before the first deadline beyond
      * that, i.e. once the horizon has moved a stride past it. The work per hand-over (~100-400 ns per entry
@@ -97,13 +97,12 @@ final class TickThread implements Runnable {
      * (100k timers of 1-500 ms), the median per-round p99 against STPE's in the same JVMs went from 1.42x to
      * 1.10x on JDK 25 and from 1.87x to 1.35x on JDK 17 (`punctuality warm`, 5 JVMs x 23 rounds per build,
      * builds alternating; a quieter hour's probe runs: 1.24x to 0.94x; bench/results/jdk25/tick-priority.txt).
-     * The opt-in priority below does more where it applies.
-     * Only a long park (over DRAIN_NANOS: between hand-overs, or before a watch's look) is deferred, so a
-     * short one still reads the inbox within DRAIN_NANOS, and a message still wakes a long one (PARKED_LAZY).
-     * A deferred hand-over covers up to a stride more deadlines (everything due by now + HORIZON_NANOS); a
-     * starvation watch looks up to a stride later while every worker is busy. Producers still wake it by
-     * wakeAt, as before. A worker's wake-up is only one more unpark: the loop reads
-     * the inbox and the clock afresh whoever wakes it (jcstress ParkGateWorkerWake).
+     * The opt-in priority below does more where it applies. Only a long park (over DRAIN_NANOS: between
+     * hand-overs, or before a watch's look) is deferred, so a short one still reads the inbox within
+     * DRAIN_NANOS, and a message still wakes a long one (PARKED_LAZY). A deferred hand-over covers up to a
+     * stride more deadlines (everything due by now + HORIZON_NANOS); a starvation watch looks up to a stride
+     * later while every worker is busy. Producers still wake it by wakeAt, as before. A worker's wake-up is only one more unpark: the loop reads the inbox and the clock
+     * afresh whoever wakes it (jcstress ParkGateWorkerWake).
      *
      * Priority (opt-in: the system property timewheel.tickThreadPriority, 1 to 10, read when a tick thread is
      * created; default Thread.NORM_PRIORITY, as every pool thread). This thread's work is never urgent (the
@@ -147,6 +146,8 @@ final class TickThread implements Runnable {
      * it wakes on its own: one stride, 2^22 ns = 4.2 ms. See the notes (Deferred).
      */
     static final long DEFER_NANOS = STRIDE_NANOS;
+    /** The system property that sets the tick threads' priority (see the notes: Priority). */
+    static final String PRIORITY_PROPERTY = "timewheel.tickThreadPriority";
     /**
      * A wake-up later than asked by more than this is reported (JFR TickThreadLate): 2^21 ns = 2.1 ms. A late
      * wake-up makes the tasks it hands over late only past MARGIN_NANOS, but it delays the drain of the inbox
@@ -199,9 +200,6 @@ final class TickThread implements Runnable {
         }
         thread.start();
     }
-
-    /** The system property that sets the tick threads' priority (see the notes: Priority). */
-    static final String PRIORITY_PROPERTY = "timewheel.tickThreadPriority";
 
     /**
      * The priority a new tick thread gets: {@link #PRIORITY_PROPERTY} if it is set to a priority (1 to 10),
