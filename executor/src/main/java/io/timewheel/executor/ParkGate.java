@@ -32,8 +32,8 @@ final class ParkGate {
      *                 needs it earlier (deadline - margin before wakeAt).
      *   PARKED_LONG   parked until a far wakeAt, or indefinitely: a producer whose deadline needs it earlier,
      *                 or who finds it parked since parkedAt + drain or longer, CASes the state to AWAKE and
-     *                 unparks. So nothing offered waits past the time it needs the tick thread (never late),
-     *                 and offers that keep coming are read at least once per drain (the inbox stays small),
+     *                 unparks. So nothing offered waits past the time it needs the tick thread (never late;
+     *                 by a stride at most while it defers: see the deferred wake-ups below), and offers that keep coming are read at least once per drain (the inbox stays small),
      *                 but a stream of far timers that are cancelled at once (retracted, never read) does not
      *                 wake it per offer. A message (no deadline: it only frees memory) offered before
      *                 parkedAt + drain CASes the state to PARKED_LAZY and unparks.

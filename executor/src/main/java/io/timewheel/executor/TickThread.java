@@ -122,8 +122,9 @@ final class TickThread implements Runnable {
      * LATE_WAKE_NANOS.
      *
      * Waking: ParkGate (its notes). In short: it parks until MARGIN_NANOS before the earliest deadline it
-     * holds or has been offered and not read (pendingLow), indefinitely with nothing pending; a producer
-     * unparks it only if its deadline needs it earlier, or if it has been parked long (DRAIN_NANOS) and work
+     * holds or has been offered and not read (pendingLow), or a long park up to DEFER_NANOS past that unless a
+     * blocking worker wakes it first (Deferred), indefinitely with nothing pending; a producer unparks it only
+     * if its deadline needs it earlier, or if it has been parked long (DRAIN_NANOS) and work
      * keeps coming; an urgent command always wakes it; a message that only frees memory (Unlink, or a cancel
      * of an entry still in the inbox that could not be retracted) is read within DRAIN_NANOS of its offer. Dekker-style volatile handshakes make sure no offer is
      * missed (jcstress ParkGateLostWakeUp, ParkGateUrgentCommand).
