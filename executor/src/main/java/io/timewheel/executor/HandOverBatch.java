@@ -41,11 +41,14 @@ final class HandOverBatch {
      * Takes every expired entry from {@code wheel} (after its advance), keeping those still queued (FILED to
      * QUEUED), in the wheel's (deadline, sequence) order.
      */
-    void takeExpired(TimerWheel<QueueEntry> wheel) {
+    void takeExpired(TimerWheel<QueueEntry> wheel, Pacer pacer) {
         QueueEntry entry;
         while ((entry = wheel.poll()) != null) {
             if (entry.tryUnfile()) {
                 add(entry);
+            }
+            if (pacer != null) {
+                pacer.step();
             }
         }
     }

@@ -31,6 +31,8 @@ final class QueueWheel {
     private TimerWheel<QueueEntry> wheel;
     /** The value of the queue's earliest bound read before the last drain (TaskQueue's notes). */
     private long earliestSeen;
+    /** The serving tick thread's pacer (Pacer), once it serves this queue; null before. */
+    private Pacer pacer;
 
     QueueWheel(TaskQueue queue) {
         this.queue = queue;
@@ -68,6 +70,12 @@ final class QueueWheel {
         }
         wheel.addInSequence(entry);
         return created;
+    }
+
+    /** The tick thread starts serving this queue's new wheel: its advances and hand-overs are paced (Pacer). */
+    void pace(Pacer pacer) {
+        this.pacer = pacer;
+        wheel.pacer(pacer);
     }
 
     /** Drops an entry that left the queue from the wheel. */
@@ -114,7 +122,7 @@ final class QueueWheel {
             }
             // a wheel whose time has passed until would hand out entries due up to its time: wait a loop
             if (until - wheel.time() >= 0 && wheel.advance(until) > 0) {
-                batch.takeExpired(wheel);
+                batch.takeExpired(wheel, pacer);
                 try {
                     // the batch's readyAt: read now, after the gathering, so that a tick thread descheduled
                     // on its way here shows as a late hand-over (one clock read per batch)

@@ -117,6 +117,12 @@ final class TickThread implements Runnable {
      * -XX:ThreadPriorityPolicy=1, and where it applies them always (Windows) a lower-priority thread can wait
      * seconds for a CPU that normal-priority threads keep busy, which would make the margin too short.
      *
+     * Pacing (Pacer). During a long stint (a hand-over, a flood to file) this thread yields its CPU every
+     * Pacer.PACE_NANOS (16.4 us) of work, up to a budget of yields per loop: a worker that wakes for its task
+     * on the CPU this thread holds (where the kernel put it, beside the worker that woke it: Deferred) waits
+     * at most about that long, not the whole stint. The wheels it serves run the pacer inside their advances
+     * (TimerWheel.pacer), the inbox's and the hand-over's loops after every few entries.
+     *
      * Late wake-ups (JFR TickThreadLate): after a timed park it did not leave early, if JFR is initialized
      * (Jfr.recording), it reads the clock once more and reports a wake-up later than asked by more than
      * LATE_WAKE_NANOS.
@@ -177,6 +183,8 @@ final class TickThread implements Runnable {
     private final List<Command> urgent = new ArrayList<>();
     /** The scratch in which entries are gathered for a hand-over, outside the ready queue's lock. Tick thread only. */
     private final HandOverBatch handOver = new HandOverBatch();
+    /** Gives this thread's CPU away during long stints (see the notes: Pacing). Tick thread only. */
+    private final Pacer pacer = new Pacer();
     /** The starvation watches of the executors that asked for one (see the notes). Tick thread only. */
     private final List<StarvationWatch> watched = new ArrayList<>();
     /** Commands that asked to run after this loop's expiry step (afterExpiry). Tick thread only. */
@@ -321,6 +329,7 @@ final class TickThread implements Runnable {
                 // park return at once and the loop spin.
                 Thread.interrupted();
                 LOOPS.setOpaque(this, loops + 1);
+                pacer.begin();
                 for (int i = 0; i < served.size(); i++) {
                     served.get(i).beginDrain();
                 }
@@ -351,6 +360,7 @@ final class TickThread implements Runnable {
         TimerEntry entry;
         while ((entry = inbox.poll()) != null) {
             read(entry);
+            pacer.step();
         }
         while (!urgent.isEmpty()) {
             Command[] commands = urgent.toArray(new Command[0]);
@@ -358,6 +368,7 @@ final class TickThread implements Runnable {
             detach();
             while ((entry = inbox.poll()) != null) {
                 read(entry);
+                pacer.step();
             }
             for (Command command : commands) {
                 try {
@@ -416,6 +427,7 @@ final class TickThread implements Runnable {
     /** Starts serving a queue that just got its wheel. */
     private void serve(QueueWheel queue, boolean gotWheel) {
         if (gotWheel) {
+            queue.pace(pacer);
             served.add(queue);
         }
     }
@@ -492,6 +504,11 @@ final class TickThread implements Runnable {
     /** For tests only: the loop (as counted by loops()) that decided the last park. Any thread. */
     long parkedInLoop() {
         return parkedInLoop;
+    }
+
+    /** For tests only: the yields of this thread's pacer so far. Tick thread only (tests: through a Sync). */
+    long pacerYields() {
+        return pacer.yields();
     }
 
     /** For tests only: loop iterations so far. Any thread. */

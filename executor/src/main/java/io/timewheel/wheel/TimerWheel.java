@@ -113,6 +113,14 @@ public final class TimerWheel<E extends TimerEntry> {
      * the 60-byte budget of the executor's task, whose 56 bytes have no padding to spare) and lose O(1)
      * removal without a position field.
      *
+     * Pacing. One advance can move thousands of entries (a slot sorted when it becomes current, a cascade),
+     * hundreds of microseconds of its thread. A driver whose thread shares CPUs with latency-sensitive
+     * threads can set a pacer: advance runs it after every PACE_ENTRIES entries it moves (expired, gathered for
+     * a sort, placed again), between two entries, in the middle of the advance (the slot being walked detached,
+     * its entries the walk's; the expired list being filled), so the pacer must not call the wheel. It is not
+     * run inside a sort (BatchSort's). The executor's tick thread yields its CPU from it (executor.Pacer's
+     * notes).
+     *
      * Deadlines are compared as differences (a - b < 0), like System.nanoTime values, so the wheel works
      * anywhere in the long range, including across the wrap; pending deadlines must lie within 2^63 - 1 ns
      * of the wheel's time. Sequences are ints compared the same way: equal deadlines are ordered correctly
@@ -123,6 +131,9 @@ public final class TimerWheel<E extends TimerEntry> {
     public static final long DEFAULT_TICK_NANOS = 1L << 20;
     /** Largest tick: 2^36 ns = 68.7 s. */
     public static final long MAX_TICK_NANOS = 1L << 36;
+
+    /** How many entries {@link #advance} moves between two runs of its {@linkplain #pacer(Runnable) pacer}. */
+    public static final int PACE_ENTRIES = 16;
 
     private static final int SLOT_BITS = 6;
     private static final int SLOTS = 1 << SLOT_BITS; // 64
@@ -172,6 +183,10 @@ public final class TimerWheel<E extends TimerEntry> {
     private long time;
     private int size;
     private int nextSequence;
+    /** Run after every PACE_ENTRIES entries advance moves (see the notes), or null. */
+    private Runnable pacer;
+    /** Entries moved since the pacer last ran. */
+    private int unpaced;
 
     /** A wheel with the {@linkplain #DEFAULT_TICK_NANOS default tick} whose clock starts at {@code now}. */
     public TimerWheel(long now) {
@@ -212,6 +227,29 @@ public final class TimerWheel<E extends TimerEntry> {
         this.slotMin = new long[rows * SLOTS];
         this.occupied = new long[rows];
         this.time = now;
+    }
+
+    /**
+     * Sets the pacer: {@link #advance} runs it after every {@link #PACE_ENTRIES} entries it moves (expires,
+     * gathers for a sort or places again), so that the wheel's thread can give way during a long advance (the
+     * executor's tick thread yields its CPU). It runs on the wheel's thread, in the middle of an advance: it
+     * must not call this wheel; anything it throws is ignored. {@code null}: none (the default).
+     */
+    public void pacer(Runnable pacer) {
+        this.pacer = pacer;
+        this.unpaced = 0;
+    }
+
+    /** One more entry moved by advance: runs the pacer after every PACE_ENTRIES of them (see the notes). */
+    private void paced() {
+        if (pacer != null && ++unpaced == PACE_ENTRIES) {
+            unpaced = 0;
+            try {
+                pacer.run();
+            } catch (Throwable ignored) {
+                // a hint only: the advance must go on, or the slot it walks would lose its entries
+            }
+        }
     }
 
     /** The level-0 slot width in nanoseconds. */
@@ -416,6 +454,7 @@ public final class TimerWheel<E extends TimerEntry> {
                 unlinkFromSlot(entry, index);
                 place(entry); // into the level's other bank, or lower
                 n--;
+                paced();
             }
         }
     }
@@ -428,6 +467,7 @@ public final class TimerWheel<E extends TimerEntry> {
             unlinkFromSlot(entry, index);
             expired.append(entry, time);
             entry = next;
+            paced();
         }
         if (entry != null) {
             slotMin[index] = entry.deadline; // exact: the slot is sorted
@@ -726,6 +766,7 @@ public final class TimerWheel<E extends TimerEntry> {
                 } else {
                     place(entry); // may link it back into this very slot (a top-level rotation)
                 }
+                paced();
             }
         }
     }
@@ -767,6 +808,7 @@ public final class TimerWheel<E extends TimerEntry> {
                     cursor[j] = entry.next;
                     entries[i] = entry;
                     keys[i++] = entry.deadline - time;
+                    paced();
                 }
             }
         }

@@ -105,6 +105,25 @@ class ManualClockExecutorTest extends ManualClockTestBase {
     }
 
     @Test
+    void aLongHandOver_isPaced_theTickThreadYieldsDuringIt() throws Exception {
+        start(0L, 1, b -> b.dedicatedTickThread(true)); // its pacer counts this executor's work alone
+        long far = SECONDS.toNanos(60);
+        int n = 20_000;
+        for (int i = 0; i < n; i++) {
+            executor.schedule(() -> { }, far + i, NANOSECONDS); // one tick's slot
+        }
+        Sync filed = syncPoint();
+        assertEquals(n, filed.await(10, SECONDS));
+        clock.advanceNanos(far + n - TickThread.MARGIN_NANOS); // every one of them is due for a hand-over
+        Sync handedOver = syncPoint();
+        assertEquals(0, handedOver.await(10, SECONDS));
+        // Moving 20,000 entries (gathered, sorted, expired, taken: over 60,000 paced steps) takes far more
+        // than the pacer's 16.4 us of real time on any machine: it yielded during the hand-over.
+        assertTrue(handedOver.pacerYields() > filed.pacerYields(),
+                "yields: " + filed.pacerYields() + " after filing, " + handedOver.pacerYields() + " after the hand-over");
+    }
+
+    @Test
     void sameDeadline_runsInSubmissionOrder_onOneWorker() throws Exception {
         start(0L, 1);
         List<Integer> order = Collections.synchronizedList(new ArrayList<>());

@@ -44,8 +44,14 @@ abstract class ManualClockTestBase {
 
     /** Returns the wheel size the tick thread saw after handing over everything due at the clock's time. */
     int sync() throws InterruptedException {
+        return syncPoint().await(10, SECONDS);
+    }
+
+    /** As {@link #sync()}, returning the answered Sync. */
+    Sync syncPoint() throws InterruptedException {
         Sync sync = new Sync(executor.queue);
         executor.tickThread().command(sync);
-        return sync.await(10, SECONDS);
+        sync.await(10, SECONDS);
+        return sync;
     }
 }

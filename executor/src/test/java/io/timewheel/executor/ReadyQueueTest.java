@@ -79,7 +79,7 @@ class ReadyQueueTest extends ManualClockTestBase {
                     model.add(e);
                 }
                 wheel.advance(now + ReadyQueue.HORIZON_NANOS);
-                batch.takeExpired(wheel);
+                batch.takeExpired(wheel, null);
                 ready.pushBatch(batch, 0L);
                 batch.clear();
             } else if (op < 85) {

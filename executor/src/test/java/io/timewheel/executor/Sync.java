@@ -15,6 +15,8 @@ final class Sync extends TickThread.Command {
     private int wheelSize;
     /** The tick of the executor's wheel the tick thread saw (0: none yet). Written before done.countDown(). */
     private long wheelTickNanos;
+    /** The tick thread's pacer's yields so far. Written before done.countDown(). */
+    private long pacerYields;
 
     Sync(TaskQueue queue) {
         super(true);
@@ -30,6 +32,7 @@ final class Sync extends TickThread.Command {
     void afterExpiry(TickThread tick) {
         wheelSize = queue.wheel.size();
         wheelTickNanos = queue.wheel.tickNanos();
+        pacerYields = tick.pacerYields();
         done.countDown();
     }
 
@@ -39,6 +42,11 @@ final class Sync extends TickThread.Command {
             throw new IllegalStateException("tick thread did not answer within " + timeout + " " + unit);
         }
         return wheelSize;
+    }
+
+    /** After await: how often the tick thread's pacer had yielded by then. */
+    long pacerYields() {
+        return pacerYields;
     }
 
     /** After await: the tick of the executor's wheel, or 0 if the tick thread had none for it. */
