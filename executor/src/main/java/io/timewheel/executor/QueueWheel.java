@@ -21,7 +21,7 @@ final class QueueWheel {
      * thread only pushes a batch into it and, for a Snapshot, reads or drains it under its lock.
      *
      * A dedicated tick thread ends once its executor has terminated and its wheel is empty; a Snapshot that
-     * reached its inbox after its last look is then answered by the waiting caller (TickThread.Snapshot.await),
+     * reached its inbox after its last look is then answered by the waiting caller (Snapshot.await),
      * which owns this room from then on: the thread's end happens-before the caller's isAlive() returning false
      * (JLS 17.4.4), and nothing can be offered any more.
      */

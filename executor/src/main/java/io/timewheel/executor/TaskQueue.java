@@ -335,7 +335,7 @@ abstract class TaskQueue {
         if (count.isEmpty()) {
             return new ArrayList<>();
         }
-        TickThread.Snapshot request = new TickThread.Snapshot(wheel, take);
+        Snapshot request = new Snapshot(wheel, take);
         tick.command(request);
         return request.await(tick);
     }

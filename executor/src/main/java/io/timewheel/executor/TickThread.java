@@ -7,7 +7,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -91,9 +90,11 @@ final class TickThread implements Runnable {
      * after the time it means to look (ParkGate's wakeAt); a worker of a queue it serves that is about to block
      * in its ready queue (nothing due for it) wakes it as soon as that time has passed (ReadyQueue.take ->
      * wakeIfDue -> ParkGate.wakeIfDue: one CAS to AWAKE, then unpark). So while workers are busy the hand-over
-     * waits for one of them to block, up to a stride, and runs on the CPU it leaves, instead of taking the CPU
-     * from it: on Linux a thread that mostly sleeps preempts the running one when it wakes (Priority, below),
-     * and the worker waited out the hand-over (~0.1-0.4 ms) while its timers fell due. In `lateness`'s shape
+     * waits for one of them to block, up to a stride, instead of taking the CPU from a running worker: on Linux
+     * a thread that mostly sleeps preempts the running one when it wakes (Priority, below), and the worker
+     * waited out the hand-over (~0.1-0.4 ms) while its timers fell due. (The kernel then runs this thread on
+     * the CPU of the worker that woke it, which that worker needs back within microseconds in a dense stream
+     * of timers: Pacing, below.) In `lateness`'s shape
      * (100k timers of 1-500 ms), the median per-round p99 against STPE's in the same JVMs went from 1.42x to
      * 1.10x on JDK 25 and from 1.87x to 1.35x on JDK 17 (`punctuality warm`, 5 JVMs x 23 rounds per build,
      * builds alternating; a quieter hour's probe runs: 1.24x to 0.94x; bench/results/jdk25/tick-priority.txt).
@@ -101,8 +102,9 @@ final class TickThread implements Runnable {
      * hand-overs, or before a watch's look) is deferred, so a short one still reads the inbox within
      * DRAIN_NANOS, and a message still wakes a long one (PARKED_LAZY). A deferred hand-over covers up to a
      * stride more deadlines (everything due by now + HORIZON_NANOS); a starvation watch looks up to a stride
-     * later while every worker is busy. Producers still wake it by wakeAt, as before. A worker's wake-up is only one more unpark: the loop reads the inbox and the clock
-     * afresh whoever wakes it (jcstress ParkGateWorkerWake).
+     * later while every worker is busy. Producers still wake it by wakeAt, as before. A worker's wake-up is
+     * only one more unpark: the loop reads the inbox and the clock afresh whoever wakes it (jcstress
+     * ParkGateWorkerWake).
      *
      * Priority (opt-in: the system property timewheel.tickThreadPriority, 1 to 10, read when a tick thread is
      * created; default Thread.NORM_PRIORITY, as every pool thread). This thread's work is never urgent (the
@@ -384,7 +386,7 @@ final class TickThread implements Runnable {
      * Detaches the inbox and reads (files) everything detached, as the loop does, and passes each queue
      * entry read to {@code read} afterwards (a Snapshot's last step: see the notes).
      */
-    private void detachAndRead(java.util.function.Consumer<QueueEntry> read) {
+    void detachAndRead(java.util.function.Consumer<QueueEntry> read) {
         detach();
         List<QueueEntry> entries = new ArrayList<>();
         TimerEntry entry;
@@ -657,117 +659,6 @@ final class TickThread implements Runnable {
         @Override
         void run(TickThread tick) {
             tick.serve(entry.queue.wheel, entry.queue.wheel.refile(entry));
-        }
-    }
-
-    /**
-     * Collects a queue's entries (wheel and ready heap, at one instant of the tick thread), and optionally
-     * takes them all out of the queue.
-     *
-     * The answer is ordered by (deadline, sequence) keys that the tick thread copies while it collects, at
-     * that one instant: the caller sorts after the tick thread has let go of the tasks, and by then a
-     * periodic task may have re-armed (its deadline changed), so sorting on the live fields would give an
-     * inconsistent comparator (TimSort then throws IllegalArgumentException). Keys are compared relative
-     * to the clock reading taken with them, which is a total order whatever their values.
-     */
-    static final class Snapshot extends Command {
-        private final QueueWheel queue;
-        private final boolean take;
-        private final CountDownLatch done = new CountDownLatch(1);
-        /** Written by the tick thread before done.countDown(); read by the caller after await. */
-        private final List<Key> keys = new ArrayList<>();
-        private long base;
-
-        Snapshot(QueueWheel queue, boolean take) {
-            super(true);
-            this.queue = queue;
-            this.take = take;
-        }
-
-        /** How often a waiting caller checks that the tick thread is still there: 2^24 ns = 16.8 ms. */
-        private static final long DEAD_CHECK_NANOS = 1L << 24;
-
-        /** A task and its order key, copied by the tick thread at the snapshot's instant. Immutable. */
-        private static final class Key {
-            final QueueEntry task;
-            final long deadline;
-            final int sequence;
-
-            Key(QueueEntry task) {
-                this.task = task;
-                this.deadline = task.deadline();
-                this.sequence = task.sequence();
-            }
-        }
-
-        private void add(QueueEntry task) {
-            keys.add(new Key(task));
-        }
-
-        @Override
-        void run(TickThread tick) {
-            try {
-                base = tick.clock.nanoTime();
-                queue.collect(take, this::add);
-                // An entry offered while it collected may have been scheduled before one it found gone
-                // (schedule Y, then remove X): take everything offered until now too (see the notes).
-                tick.detachAndRead(entry -> {
-                    if (entry.queue.wheel == queue) {
-                        queue.collectRead(entry, take, this::add);
-                    }
-                });
-            } finally {
-                done.countDown();
-            }
-        }
-
-        /**
-         * The caller's own answer once the tick thread has ended: the caller owns the queue's QueueWheel now
-         * (the thread's end happens-before isAlive() returning false, and nothing can be offered any more).
-         */
-        private void runAsNewOwner(TickThread tick) {
-            try {
-                base = tick.clock.nanoTime();
-                queue.collect(take, this::add);
-            } finally {
-                done.countDown();
-            }
-        }
-
-        /**
-         * Waits for the tick thread's answer (uninterruptibly: monitoring calls do not throw it); returns
-         * the tasks earliest first by the keys copied at the snapshot's instant.
-         */
-        List<QueueEntry> await(TickThread tick) {
-            boolean interrupted = false;
-            for (;;) {
-                try {
-                    if (done.await(DEAD_CHECK_NANOS, java.util.concurrent.TimeUnit.NANOSECONDS)) {
-                        break;
-                    }
-                    if (!tick.thread.isAlive()) {
-                        // A dedicated tick thread ends once its executor has terminated; a request that
-                        // reached its inbox after its last look is answered here, by the wheel's new owner.
-                        runAsNewOwner(tick);
-                        break;
-                    }
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-            long origin = base;
-            keys.sort((a, b) -> {
-                int byDeadline = Long.compare(a.deadline - origin, b.deadline - origin);
-                return byDeadline != 0 ? byDeadline : Integer.compare(a.sequence, b.sequence);
-            });
-            List<QueueEntry> tasks = new ArrayList<>(keys.size());
-            for (Key key : keys) {
-                tasks.add(key.task);
-            }
-            return tasks;
         }
     }
 

@@ -31,7 +31,9 @@
  *                   StripedInbox, hands due tasks to each queue's ReadyQueue, and touches nothing else of
  *                   an executor. ParkGate decides when it sleeps and when a producer wakes it;
  *     QueueWheel    its room for one queue: the wheel and its side of the queue's protocol;
- *     HandOverBatch the due tasks it gathers outside the ready queue's lock and splices in.
+ *     HandOverBatch the due tasks it gathers outside the ready queue's lock and splices in;
+ *     Pacer         its yields during a long stint of work, so that a worker sharing its CPU gets it back;
+ *     Snapshot      the command it answers with a queue's tasks at one instant (getQueue, shutdownNow).
  *   QueueEntry      what a queue holds (the wheel node): ScheduledTask, one object that is the future,
  *                   the runnable and the entry of a one-shot task, and the base of PeriodicTask; and
  *                   DecoratedEntry, the holder of a task that decorateTask replaced by another class.

@@ -463,6 +463,6 @@ class StripedInboxExecutorTest extends ManualClockTestBase {
 
     private static boolean calledFromSnapshotRun() {
         return StackWalker.getInstance().walk(frames -> frames.anyMatch(
-                f -> f.getClassName().equals(TickThread.Snapshot.class.getName()) && f.getMethodName().equals("run")));
+                f -> f.getClassName().equals(Snapshot.class.getName()) && f.getMethodName().equals("run")));
     }
 }
