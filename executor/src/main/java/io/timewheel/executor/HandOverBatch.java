@@ -20,6 +20,8 @@ final class HandOverBatch {
      * batch later than the one before), a copy of three arrays. Entries before the ring's tail (read late by the
      * tick thread, or due before an entry a producer appended to the ring) go into the heap one by one, and the
      * rest of the batch is still copied (the room for all of it is made first, so nothing allocates half-way).
+     * The gathering is paced (takeExpired: Pacer.step per entry, so the tick thread may yield between two
+     * entries); the splice, under the lock, never is.
      *
      * Between tryUnfile and the splice an entry is QUEUED and in neither the wheel nor the ready queue. Nothing
      * looks for it there meanwhile: the wheel and a Snapshot are the tick thread's own, and a canceller that
