@@ -90,28 +90,10 @@ final class ReadyQueue {
      * Everything said of the heap above holds for the ring: copies of deadline and sequence, stale copies
      * and entries that left the queue dropped when they come to the head.
      *
-     * Giving way (2026-11-27). A thread that pushes an entry (a producer, or a worker re-arming a periodic task)
-     * looks, under the lock, at the head: if it is overdue by more than GIVE_WAY_NANOS (16.4 us), the pusher
-     * yields its CPU once after unlocking, at most once per interval (below) per queue. The case: one thread
-     * scheduling a flood of near-term timers (20k of 1-100 ms in ~2 ms) while the other CPU is busy (a JIT
-     * compiler thread, in the warm rounds of issue 24's shape). The kernel queues the worker (new, or woken) on
-     * the producer's CPU, and the worker does not run until the producer's time slice ends or it blocks: in 38 of
-     * 80 warm rounds (JDK 17) timewheel's worker ran no task during the flood (STPE's in 34), and the timers due
-     * in the flood's first milliseconds were late by the rest of it (a round's max over 1 ms in 50 rounds; STPE
-     * 30). With the yield the worker ran during every flood, and the max passed 1 ms in 15 of 80 rounds (STPE 31;
-     * JDK 25: 40 -> 17, STPE 35-38; bench/probes/WarmFlood.java, bench/results/jdk17/give-way.txt). Where the
-     * worker is then cannot be told from here (a thread not yet started, or woken and not yet run, is neither
-     * waiting in take nor queued on the lock: a rule that asked for one never yielded in those floods), so the
-     * rule asks only that the head be overdue, and backs off when yielding does not help: the interval starts at
-     * GIVE_WAY_NANOS and doubles with each yield, up to MAX_GIVE_WAY_NANOS (16.8 ms), while no head is polled
-     * between yields (the workers are all busy running tasks, or starved elsewhere: a yield would only hand the
-     * pusher's CPU to unrelated threads); a poll since the last yield resets it. The cost: a push while nothing
-     * is overdue, one comparison under the lock; while the workers keep up but run late, a yield (a system call)
-     * per GIVE_WAY_NANOS of a pusher's time; while they take nothing, one per 16.8 ms. Measured: ExpiryBenchmark
-     * (one thread scheduling 1M timers due within 1 s while the workers run behind) 3% slower, median of 4 rounds
-     * on JDK 17, slower in each of 6 rounds (give-way.txt, section 6). The decisions are pure functions of what
-     * the pusher read (giveWay, backOff); their state (gaveWayAt, giveWayEvery, polled, polledAtGiveWay) is
-     * guarded by the lock like the rest, so there is no new race.
+     * Giving way. A thread that pushes an entry (a producer, or a worker re-arming a periodic task) may then
+     * yield its CPU to the workers, once it has unlocked, while the head is overdue, at most once per interval
+     * (GiveWay's notes: a flood of schedules from one thread starves a worker queued on its CPU). GiveWay's
+     * state is guarded by the lock; pollLocked counts each poll into it.
      *
      * Hand-over times (the executor's statistics). Beside each entry's deadline and sequence the heap and the
      * ring keep when it arrived here (readyAt: the pusher's clock reading, one per batch for the tick thread's
@@ -139,17 +121,6 @@ final class ReadyQueue {
      */
     static final long HORIZON_NANOS = 1L << 27;
 
-    /**
-     * How overdue the head must be before a pusher yields its CPU to the workers, and how often it does at
-     * most, per queue: 2^14 ns = 16.4 us, the tick thread's pace (Pacer.PACE_NANOS). See the notes: Giving way.
-     */
-    static final long GIVE_WAY_NANOS = Pacer.PACE_NANOS;
-    /**
-     * The longest interval between two yields of pushers for one queue, reached while the workers take nothing
-     * between yields: 2^24 ns = 16.8 ms. See the notes: Giving way.
-     */
-    static final long MAX_GIVE_WAY_NANOS = 1L << 24;
-
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition available = lock.newCondition();
     private QueueEntry[] tasks = new QueueEntry[16];
@@ -170,12 +141,8 @@ final class ReadyQueue {
     private int ringHead, ringSize;
     /** Workers blocked in take (see the notes). */
     private int waiting;
-    /** When a pusher last yielded for this queue (see the notes: Giving way), its clock reading. */
-    private long gaveWayAt;
-    /** How long after gaveWayAt the next yield may come if no head was polled since (see the notes: Giving way). */
-    private long giveWayEvery = GIVE_WAY_NANOS;
-    /** Heads polled so far (wraps), and the count when a pusher last yielded (see the notes: Giving way). */
-    private int polled, polledAtGiveWay;
+    /** Whether a pusher yields to the workers (see the notes: Giving way). */
+    private final GiveWay giveWay;
     /** The worker waiting timed for the head's deadline, if any. */
     private Thread leader;
     private final NanoClock clock;
@@ -185,7 +152,7 @@ final class ReadyQueue {
     ReadyQueue(NanoClock clock, TickThread tick) {
         this.clock = clock;
         this.tick = tick;
-        this.gaveWayAt = clock.nanoTime() - GIVE_WAY_NANOS;
+        this.giveWay = new GiveWay(clock.nanoTime());
     }
 
     /** Before a worker blocks in take (see the notes: the tick thread's deferred hand-overs). */
@@ -212,13 +179,7 @@ final class ReadyQueue {
             if (pushLocked(task, now)) {
                 available.signal();
             }
-            long every = polled != polledAtGiveWay ? GIVE_WAY_NANOS : giveWayEvery; // a poll since: reset
-            yielding = giveWay(headDeadline(), now, gaveWayAt, every);
-            if (yielding) {
-                gaveWayAt = now;
-                giveWayEvery = backOff(every);
-                polledAtGiveWay = polled;
-            }
+            yielding = giveWay.afterPush(headDeadline(), now);
         } finally {
             lock.unlock();
         }
@@ -226,23 +187,6 @@ final class ReadyQueue {
             Thread.yield();
         }
         return yielding;
-    }
-
-    /**
-     * Whether a pusher yields (see the notes: Giving way): the head, due at {@code headDeadline}, is overdue by
-     * more than GIVE_WAY_NANOS at {@code now}, and the last pusher to yield for this queue did so {@code every}
-     * or more before.
-     */
-    static boolean giveWay(long headDeadline, long now, long gaveWayAt, long every) {
-        return now - headDeadline > GIVE_WAY_NANOS && now - gaveWayAt >= every;
-    }
-
-    /**
-     * How long after a yield made {@code every} after the one before the next may come if no head is polled
-     * meanwhile: twice that, up to MAX_GIVE_WAY_NANOS.
-     */
-    static long backOff(long every) {
-        return Math.min(every << 1, MAX_GIVE_WAY_NANOS);
     }
 
     /**
@@ -432,7 +376,7 @@ final class ReadyQueue {
     }
 
     private QueueEntry pollLocked() {
-        polled++;
+        giveWay.polled();
         if (headInRing()) {
             QueueEntry head = ring[ringHead];
             ring[ringHead] = null;
