@@ -19,6 +19,10 @@ final class ExpiredList {
      * along the list over cold entries (28% of the tick thread's samples on a 20k-timer hand-over before this
      * was done; WheelBenchmark.window). If the scratch cannot grow (out of memory) the advance stops gathering
      * and the sort walks the list instead. The scratch is cleared after each sort: it must not keep entries alive.
+     * A chain appended whole (appendSorted: the due head of the wheel's sorted current slot, in order already)
+     * is not gathered, and ends the gathering; the wheel appends one only while the list is sorted, so the
+     * sort that could then need the walk is the rare one that a later append of the same advance makes
+     * necessary.
      */
 
     private TimerEntry head, tail;
@@ -77,6 +81,37 @@ final class ExpiredList {
         }
         tail = entry;
         size++;
+    }
+
+    /**
+     * Appends a chain of {@code n} entries found due, {@code first} to {@code last}, already linked to each
+     * other through their prev and next in (deadline, sequence) order and already EXPIRED (the head of the
+     * wheel's sorted current slot, cut off whole: TimerWheel's notes); {@code time}: the wheel's. The chain is
+     * not gathered: if the list must be sorted at the end of this advance, the sort walks it (see the notes).
+     */
+    void appendSorted(TimerEntry first, TimerEntry last, int n, long time) {
+        if (gathering) {
+            sort.dropGathered();
+            gathering = false;
+        }
+        TimerEntry t = tail;
+        first.prev = t;
+        if (t == null) {
+            head = first;
+            sorted = true;
+        } else {
+            t.next = first;
+            if (sorted && BatchSort.compare(t, first, time) > 0) {
+                sorted = false;
+            }
+        }
+        tail = last;
+        size += n;
+    }
+
+    /** Whether the list is in (deadline, sequence) order (no append since the last sort broke it). */
+    boolean sorted() {
+        return sorted;
     }
 
     /** Takes an entry out of the list (polled, or removed); it becomes DETACHED. */

@@ -1,6 +1,7 @@
 package io.timewheel.wheel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -227,5 +228,70 @@ class TimerWheelOrderingTest {
             }
         }
         assertEquals(expected, out);
+    }
+
+    /**
+     * The due head of the sorted current slot leaves it as one chain (TimerWheel's notes): advances within one
+     * tick hand out its entries in order, behind unpolled ones; entries removed from the chain, from what stays
+     * in the slot and at the chain's ends are never handed out; entries added meanwhile (due already, or later
+     * in the same slot) take their places in the order.
+     */
+    @Test
+    void theCurrentSlotsDueHead_leavesAsAChain_andEntriesRemovedOnEitherSide_neverComeOut() {
+        long tick = TimerWheel.DEFAULT_TICK_NANOS;
+        long start = 1L << 40;
+        long slot = start + 5 * tick - (start + 5 * tick) % tick; // a future level-0 slot's first ns
+        TimerWheel<TestEntry> wheel = new TimerWheel<>(tick, start);
+        List<TestEntry> all = new ArrayList<>();
+        SplittableRandom random = new SplittableRandom(3);
+        for (int i = 0; i < 200; i++) {
+            TestEntry e = new TestEntry(i, slot + random.nextLong(tick));
+            all.add(e);
+            wheel.add(e);
+        }
+        List<TestEntry> expected = new ArrayList<>(all);
+        expected.sort((a, b) -> a.deadline() != b.deadline() ? Long.compare(a.deadline(), b.deadline())
+                : Integer.compare(a.id, b.id));
+
+        List<TestEntry> out = new ArrayList<>();
+        long third = tick / 3;
+        wheel.advance(slot + third); // the slot becomes current: sorted, its due head chained to the expired list
+        List<TestEntry> removed = new ArrayList<>();
+        List<TestEntry> dueNow = new ArrayList<>();
+        for (TestEntry e : expected) {
+            if (e.deadline() - (slot + third) <= 0) {
+                dueNow.add(e);
+            }
+        }
+        assertTrue(dueNow.size() > 10, "a chain of some length");
+        // the chain's first, one in its middle, its last; the slot's new head and one further in
+        TestEntry stayFirst = expected.get(dueNow.size());
+        for (TestEntry e : List.of(dueNow.get(0), dueNow.get(dueNow.size() / 2), dueNow.get(dueNow.size() - 1),
+                stayFirst, expected.get(dueNow.size() + 7))) {
+            assertTrue(wheel.remove(e));
+            assertFalse(wheel.remove(e), "removed once");
+            removed.add(e);
+        }
+        assertEquals(200 - removed.size(), wheel.size());
+        TestEntry lateAdd = new TestEntry(1000, slot + third - 1); // due already: behind the chain's equals
+        TestEntry inSlot = new TestEntry(1001, slot + 2 * third + 1); // later in the current slot
+        wheel.add(lateAdd);
+        wheel.add(inSlot);
+        expected.add(lateAdd);
+        expected.add(inSlot);
+        expected.removeAll(removed);
+        expected.sort((a, b) -> a.deadline() != b.deadline() ? Long.compare(a.deadline(), b.deadline())
+                : Integer.compare(a.id, b.id));
+        wheel.advance(slot + 2 * third); // a second chain, appended behind the unpolled first
+        for (long t = slot + 2 * third; out.size() < expected.size(); t += third) {
+            wheel.advance(t);
+            for (TestEntry e; (e = wheel.poll()) != null; ) {
+                assertTrue(e.deadline() - t <= 0, "early");
+                out.add(e);
+            }
+        }
+        assertEquals(expected, out);
+        assertEquals(0, wheel.size());
+        assertNull(wheel.poll());
     }
 }
