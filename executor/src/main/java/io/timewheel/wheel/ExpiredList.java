@@ -66,21 +66,9 @@ final class ExpiredList {
             sort.dropGathered();
             gathering = false;
         }
-        TimerEntry last = tail;
         entry.location = TimerEntry.EXPIRED;
         entry.next = null;
-        entry.prev = last;
-        if (last == null) {
-            head = entry;
-            sorted = true;
-        } else {
-            last.next = entry;
-            if (sorted && BatchSort.compare(last, entry, time) > 0) {
-                sorted = false;
-            }
-        }
-        tail = entry;
-        size++;
+        linkAtTail(entry, entry, 1, time);
     }
 
     /**
@@ -94,6 +82,11 @@ final class ExpiredList {
             sort.dropGathered();
             gathering = false;
         }
+        linkAtTail(first, last, n, time);
+    }
+
+    /** Links the chain first..last of n entries (last.next null) after the tail, noting whether it breaks the order. */
+    private void linkAtTail(TimerEntry first, TimerEntry last, int n, long time) {
         TimerEntry t = tail;
         first.prev = t;
         if (t == null) {
