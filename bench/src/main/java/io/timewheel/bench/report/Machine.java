@@ -81,13 +81,34 @@ public final class Machine {
             Process d = new ProcessBuilder("git", "status", "--porcelain", "--untracked-files=no", "--", ".",
                     ":(top,exclude)bench/results").redirectErrorStream(true).start();
             String dirty = new String(d.getInputStream().readAllBytes()).trim();
-            return p.waitFor() == 0 ? out + (dirty.isEmpty() ? "" : " (with uncommitted changes)") : "unknown";
+            return p.waitFor() == 0 ? out + (dirty.isEmpty() ? "" : " (with uncommitted changes)") : builtFrom();
         } catch (IOException | RuntimeException e) {
-            return "unknown";
+            return builtFrom();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "unknown";
+            return builtFrom();
         }
+    }
+
+    /**
+     * Outside a git working tree (a copy of the jar run elsewhere): the commit the jar was built from, as the
+     * build recorded it (bench/pom.xml, git-commit-id-maven-plugin), or "unknown".
+     */
+    static String builtFrom() {
+        try (java.io.InputStream in = Machine.class.getResourceAsStream("build-commit.properties")) {
+            if (in != null) {
+                java.util.Properties props = new java.util.Properties();
+                props.load(in);
+                String commit = props.getProperty("git.commit.id.abbrev", "").trim();
+                if (!commit.isEmpty()) {
+                    boolean dirty = Boolean.parseBoolean(props.getProperty("git.dirty", "false").trim());
+                    return commit + (dirty ? " (built with uncommitted changes)" : "") + ", the jar's build";
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no record: unknown
+        }
+        return "unknown";
     }
 
     /** A Markdown list describing the machine. */
