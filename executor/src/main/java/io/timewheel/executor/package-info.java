@@ -43,8 +43,8 @@
  *   QueueView       what getQueue() returns: a BlockingQueue view of the TaskQueue.
  *   NanoClock       the time source (System.nanoTime, or a manual clock in tests).
  *   Log             the package's logger, looked up by the first report (never at construction).
- * The wheel package holds what knows nothing of executors: TimerWheel (single-threaded, clock-free; it
- * sorts its batches with BatchSort and KeySort), TimerEntry (its node, which QueueEntry extends) and
+ * The wheel package holds what knows nothing of executors: TimerWheel (single-threaded, clock-free; its
+ * current slot and expired entries wait in a SortedRun, sorted with KeySort), TimerEntry (its node, which QueueEntry extends) and
  * StripedInbox (the lock-free hand-off from any thread to the wheel's owner).
  * Data flows one way: WheelScheduledExecutorService -> TaskQueue -> (TickThread -> wheel ->) ReadyQueue ->
  * WorkerPool's workers, which run the task and, for a periodic one, come back to the executor through the

@@ -13,10 +13,13 @@ public abstract class TimerEntry {
 
     /** {@link #location}: in no wheel. */
     static final int DETACHED = -1;
-    /** {@link #location}: in its wheel's expired list, waiting for {@link TimerWheel#poll()}. */
-    static final int EXPIRED = -2;
     /** {@link #location}: in a {@link StripedInbox}, offered and not yet handed out or retracted. */
     static final int IN_INBOX = -3;
+    /**
+     * {@link #location}: at or below it, in its wheel's {@link SortedRun} (found due and waiting for
+     * {@link TimerWheel#poll()}, or in the current slot), at position {@code IN_RUN - location}.
+     */
+    static final int IN_RUN = -4;
 
     /** Exact deadline, in {@link System#nanoTime()} units. Owner writes while detached; wheel reads. */
     long deadline;
@@ -27,13 +30,13 @@ public abstract class TimerEntry {
     int sequence;
     /**
      * Where the entry is: {@code row * 64 + slot} (TimerWheel's notes: level k's banks are rows 2k and 2k + 1),
-     * {@link #EXPIRED}, {@link #IN_INBOX} or {@link #DETACHED}.
+     * {@link #IN_RUN} minus a position in the wheel's sorted run, {@link #IN_INBOX} or {@link #DETACHED}.
      * Wheel thread; written by a {@link StripedInbox}'s producer before it publishes the entry, and by one
      * that retracts it.
      */
     int location = DETACHED;
     /**
-     * Doubly-linked slot list. Wheel thread; {@code next} is also the {@link StripedInbox} link while the
+     * Doubly-linked slot list (null in the sorted run). Wheel thread; {@code next} is also the {@link StripedInbox} link while the
      * entry is offered there.
      */
     TimerEntry prev, next;
@@ -84,7 +87,7 @@ public abstract class TimerEntry {
 
     /** Whether the entry is in a wheel (pending or expired but not yet polled). Wheel thread only. */
     public final boolean isInWheel() {
-        return location >= 0 || location == EXPIRED;
+        return location >= 0 || location <= IN_RUN;
     }
 
     /**

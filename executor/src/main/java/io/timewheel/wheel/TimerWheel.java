@@ -8,8 +8,8 @@ import java.util.function.Consumer;
  *
  * <p>Not thread safe: one thread owns a wheel and makes every call. The wheel never reads a clock: each
  * operation works against the time given to the last {@link #advance(long)}. It never locks, and allocates
- * only to grow its two sort scratches (the current slot's, the expired batch's) to the largest batch each
- * has sorted (kept and reused after).
+ * only to grow its sorted run (the current slot and the expired entries, as arrays) to the largest it has
+ * held (kept and reused after).
  *
  * @param <E> the entry type
  */
@@ -44,9 +44,9 @@ public final class TimerWheel<E extends TimerEntry> {
      * Invariants (between calls):
      *   I1  level 0: every entry in slot digit_0(C) of the current window's bank (the current slot) has tick
      *       <= tick(C); every other entry of that bank lies in the current window, in a later slot than C;
-     *       every entry of the other bank lies in the next window (if level 0 is banked). The current slot is
-     *       sorted by (deadline, sequence) unless currentDirty says entries were appended to it since it was
-     *       last sorted (re-placed by advance, or already due when added); advance sorts it then, once.
+     *       every entry of the other bank lies in the next window (if level 0 is banked). The current slot's
+     *       entries wait in the sorted run, not in its lanes (which are empty between calls): in order, or as
+     *       newcomers added since the last advance, which the next advance sorts in (SortedRun).
      *   I2  level 0 < k < L-1: entries of the current window's bank share C's digits above k and their digit
      *       k is greater than C's, so an occupied slot is always ahead of the clock (next occupied slot =
      *       lowest set bitmap bit); entries of the other bank lie in the level's next window. The slot above a
@@ -60,35 +60,32 @@ public final class TimerWheel<E extends TimerEntry> {
      *   I6  slotMin[i] <= every deadline in non-empty slot i, both measured from the wheel's time (exact
      *       after the slot is rebuilt, a lower bound after removals). Two deadlines in one slot can be more
      *       than 2^63 ns apart (one behind the clock, one a round count ahead), so never compare them directly.
-     *   I7  the expired list holds exactly the entries found due by advance and not yet polled, sorted by
-     *       (deadline, sequence). size counts slot entries plus expired entries.
-     *   I8  an entry is in exactly one place: one lane of one slot, the expired list, or none (location says
-     *       which slot; the lane follows from the slot and the entry's sequence, see I9).
+     *   I7  the sorted run holds exactly the entries found due by advance and not yet polled, in (deadline,
+     *       sequence) order ahead of the current slot's (SortedRun's R3, R4). size counts slot entries plus the
+     *       run's.
+     *   I8  an entry is in exactly one place: one lane of one slot, the sorted run, or none (location says
+     *       which slot, or the entry's position in the run; the lane follows from the slot and the entry's
+     *       sequence, see I9).
      *   I9  lanes: a slot is LANES linked lists; counts[i] is the number of entries in all lanes of slot i. An
-     *       entry of slot i waits in lane (sequence & LANE_MASK), except that every entry of sortedSlot waits
-     *       in lane 0, in (deadline, sequence) order unless currentDirty. sortedSlot is -1 or the current
-     *       slot: it is set when the current slot is sorted (or linked into while empty) and cleared when its
-     *       slot is detached or, empty, stops being current; it never changes while its slot holds entries
-     *       outside lane 0, so remove always finds an entry's lane.
-     *   I10 the expired list's sorted flag is true only if the list is in (deadline, sequence) order
-     *       (ExpiredList, which keeps the expired list, I7 and I10).
+     *       entry of slot i waits in lane (sequence & LANE_MASK).
      *
      * Advance from C to N (N >= C): first the level-0 slots the clock passed (due entries only; in either bank),
      * then for each level from the top down, the slots the clock passed or entered (in either bank: a bank
      * the clock left holds due entries only; rebuilding a slot whose entries were placed there for the window
      * after next puts them back)
-     * are detached whole and each of their entries is either moved to the expired list (deadline <= N) or
-     * placed again relative to N, which sends it to a lower level (a cascade) or, at the top, back to its
-     * slot for another rotation. Placing an entry again is idempotent, so visiting a slot that holds valid
-     * entries is harmless. The current level-0 slot is not rebuilt: it is sorted (once, when it becomes
-     * current or was appended to) and its due head is popped, so many advances within one tick cost only
-     * the entries they expire; while the expired list is sorted the due head goes there as one chain, cut
-     * off the slot's lane with its links kept (each entry's location is still written, but nothing is
-     * unlinked, relinked or gathered per entry: WheelBenchmark.advance, 100k timers expired tick by tick,
-     * 0.86x the time per timer at 0 pending, 0.93x at 1M on JDK 17, 0.87x on JDK 25; bench/results/jdk17/
-     * splice-compare.txt). The expired list is then sorted by (deadline, sequence) if an append broke its
-     * order: the slot grid decides where entries wait, never when they fire, so none is handed out early and
-     * equal deadlines come out in insertion order whatever path they cascaded through.
+     * are detached whole and each of their entries either joins the sorted run (deadline <= N) or is placed
+     * again relative to N, which sends it to a lower level (a cascade) or, at the top, back to its slot for
+     * another rotation. Placing an entry again is idempotent, so visiting a slot that holds valid entries is
+     * harmless. The current level-0 slot is never rebuilt: when the clock enters a new tick, the old current
+     * slot's sorted entries are due (SortedRun.endTick; in a one-level wheel those a rotation ahead are placed
+     * again) and the new current slot's entries join the run; the advance ends by sorting everything that
+     * joined the run (the found-due entries, the new current slot, entries placed in it) into the run once,
+     * by their deadlines as primitive keys, and moving the run's found-due boundary past what is due at N. So
+     * many advances within one tick cost only the entries they expire, and an entry is written once when it
+     * joins the run and once when it leaves it: no relinking in deadline order, no walk to mark the due head
+     * (WheelBenchmark.advance and window: bench/results/jdk17/sorted-run-compare.txt). The slot grid decides
+     * where entries wait, never when they fire, so none is handed out early and equal deadlines come out in
+     * insertion order whatever path they cascaded through.
      *
      * Cascades, spread. A slot of level k >= 1 is rebuilt whole by the advance that enters it, and at a steady
      * rate R of timers due beyond the level-0 window each level-1 slot holds 64 ticks' worth of them: in the
@@ -109,20 +106,20 @@ public final class TimerWheel<E extends TimerEntry> {
      * 100,000-timer expiry, most of it in the first walk over a slot. Splitting each slot into LANES lists
      * (I9), filled in turn, lets a walk follow all lanes at once, one entry from each in turn: LANES
      * independent misses in flight instead of one, at no cost per entry (the lanes' heads and tails are per
-     * slot). A batch is sorted as an array (BatchSort: the entries gathered once, their deadlines sorted as
-     * primitive keys, by an LSD radix sort for large batches of one tick's deadlines). The expired batch is
-     * gathered as advance finds each entry (its line loaded), not by a second walk along the expired list
-     * across cold entries (ExpiredList's notes). Arrays of entries instead of lists would expose every load
-     * to the memory system at once, but cost a slot array reference per entry (4-8 bytes more per timer: past
-     * the 60-byte budget of the executor's task, whose 56 bytes have no padding to spare) and lose O(1)
-     * removal without a position field.
+     * slot). The sorted run holds its entries in arrays with a copy of each deadline, and sorts positions by
+     * those copies (an LSD radix sort for large batches of one tick's deadlines), reading an entry only to
+     * break an exact tie: an entry's line is loaded once, when it joins the run, and again when it is handed
+     * out. Arrays for every slot would expose every load to the memory system at once, but cost a slot array
+     * reference and a deadline per pending entry (8-12 bytes more per timer: past the 60-byte budget of the
+     * executor's task, whose 56 bytes have no padding to spare); the run holds only the current slot and
+     * the entries found due.
      *
-     * Pacing. One advance can move thousands of entries (a slot sorted when it becomes current, a cascade),
-     * hundreds of microseconds of its thread. A driver whose thread shares CPUs with latency-sensitive
-     * threads can set a pacer: advance runs it after every PACE_ENTRIES entries it moves (expired, gathered for
-     * a sort, placed again), between two entries, in the middle of the advance (the slot being walked detached,
-     * its entries the walk's; the expired list being filled), so the pacer must not call the wheel. It is not
-     * run inside a sort (BatchSort's). The executor's tick thread yields its CPU from it (executor.Pacer's
+     * Pacing. One advance can move thousands of entries (a slot joining the run when it becomes current, a
+     * cascade), hundreds of microseconds of its thread. A driver whose thread shares CPUs with latency-sensitive
+     * threads can set a pacer: advance runs it after every PACE_ENTRIES entries it moves (joining the run,
+     * placed again), between two entries, in the middle of the advance (the slot being walked detached, its
+     * entries the walk's; the run being filled), so the pacer must not call the wheel. It is not run inside
+     * the run's sort and merge. The executor's tick thread yields its CPU from it (executor.Pacer's
      * notes).
      *
      * Deadlines are compared as differences (a - b < 0), like System.nanoTime values, so the wheel works
@@ -161,8 +158,6 @@ public final class TimerWheel<E extends TimerEntry> {
     private final TimerEntry[] tails;
     /** Entries per slot, all lanes together. */
     private final int[] counts;
-    /** The slot whose entries all wait in lane 0, sorted by (deadline, sequence) unless currentDirty; -1 if none. */
-    private int sortedSlot = -1;
     /** Walk cursors, one per lane, for the lockstep walks of a slot (a field: no allocation per walk). */
     private final TimerEntry[] cursors = new TimerEntry[LANES];
     /** The entries of one round of a lockstep walk (rebuildSlot), one per lane. */
@@ -176,15 +171,19 @@ public final class TimerWheel<E extends TimerEntry> {
     private final int[] movingSlot;
     /** Per banked level: that slot's count when the move began. */
     private final int[] movingTotal;
-    /** The entries found due and not yet polled (I7, I10). */
-    private final ExpiredList expired = new ExpiredList();
-    /** True while advance is re-placing entries: the current slot is then appended to and sorted after. */
-    private boolean advancing;
-    /** Entries were appended unsorted to the current slot during this advance. */
-    private boolean currentDirty;
-    /** Sorts the current slot; grows to the largest slot, reused. */
-    private final BatchSort slotSort = new BatchSort();
+    /** The entries found due and not yet polled, then the current slot's (I1, I7). */
+    private final SortedRun run = new SortedRun();
+    /** Places again an entry that left the sorted run at a tick's end (a field: no allocation per advance). */
+    private final Consumer<TimerEntry> replace = entry -> {
+        place(entry);
+        paced();
+    };
     private long time;
+    /**
+     * Every slot the clock passed or entered up to this time has been visited: the time of the last advance
+     * that ended, which is the wheel's time unless one was cut short (see advance).
+     */
+    private long settled;
     private int size;
     private int nextSequence;
     /** Run after every PACE_ENTRIES entries advance moves (see the notes), or null. */
@@ -231,6 +230,7 @@ public final class TimerWheel<E extends TimerEntry> {
         this.slotMin = new long[rows * SLOTS];
         this.occupied = new long[rows];
         this.time = now;
+        this.settled = now;
     }
 
     /**
@@ -322,8 +322,8 @@ public final class TimerWheel<E extends TimerEntry> {
         if (location == TimerEntry.DETACHED || location == TimerEntry.IN_INBOX) {
             return false;
         }
-        if (location == TimerEntry.EXPIRED) {
-            expired.unlink(entry);
+        if (location <= TimerEntry.IN_RUN) {
+            run.remove(entry, time);
         } else {
             unlinkFromSlot(entry, location);
         }
@@ -339,48 +339,40 @@ public final class TimerWheel<E extends TimerEntry> {
      * @return the number of entries waiting to be polled
      */
     public int advance(long now) {
-        long from = time;
-        if (now - from < 0) {
-            now = from;
+        // From where the last advance that ended left the slots: if one was cut short (out of memory growing
+        // the run, before a slot was detached; nothing is lost then) this one visits its slots again, which is
+        // harmless (see the notes: Advance).
+        long from = settled;
+        if (now - time < 0) {
+            now = time;
         }
         time = now;
         int current = currentIndex(now);
-        advancing = true;
-        expired.beginAdvance();
         if ((from >>> tickShift) != (now >>> tickShift)) {
-            currentDirty = true; // a slot that just became current is unsorted
-            if (sortedSlot >= 0 && counts[sortedSlot] == 0) {
-                // The sorted slot is the old current one: if it holds entries the loop below rebuilds it (or,
-                // after a whole rotation, sorts it again as the new current slot); if empty, it stops being
-                // the sorted slot here, before an entry placed in it later would go to lane 0.
-                sortedSlot = -1;
+            // The old current slot's sorted entries are due now (a one-level wheel's a rotation ahead are placed
+            // again); the new current slot's join the run, to be sorted with everything else found below.
+            run.merge(from); // the old tick's newcomers first, so that endTick sees every entry of the old slot
+            run.endTick(now, replace);
+            int n = counts[current];
+            if (n != 0) {
+                run.reserve(n);
+                joinRun(current);
             }
         }
-        try {
-            // Level 0 first: the slots it passed hold due entries only, so a bank the clock left is empty
-            // before the levels above place entries of the window after next into it (at the levels above,
-            // a rebuild that meets such entries puts them back).
-            rebuildLevel(0, from, now, current);
-            for (int level = levels - 1; level >= 1; level--) {
-                rebuildLevel(level, from, now, current);
-            }
-        } finally {
-            advancing = false;
+        // Level 0 first: the slots it passed hold due entries only, so a bank the clock left is empty
+        // before the levels above place entries of the window after next into it (at the levels above,
+        // a rebuild that meets such entries puts them back).
+        rebuildLevel(0, from, now, current);
+        for (int level = levels - 1; level >= 1; level--) {
+            rebuildLevel(level, from, now, current);
         }
-        // The current level-0 slot is kept sorted by (deadline, sequence): sorted once when it becomes
-        // current (or received a cascade), then every advance within the tick only pops its due head.
-        if (counts[current] != 0) {
-            if (currentDirty) {
-                sortSlot(current);
-            }
-            expireDueHead(current, now);
-        }
-        currentDirty = false;
-        expired.endAdvance(time);
         for (int level = banked - 1; level >= 0; level--) {
             moveNextSlotDown(level, now);
         }
-        return expired.size();
+        // Everything found due or placed in the current slot by this advance is sorted into the run once.
+        run.merge(now);
+        settled = now;
+        return run.dueCount();
     }
 
     /**
@@ -456,54 +448,16 @@ public final class TimerWheel<E extends TimerEntry> {
             TimerEntry entry = heads[lane | j];
             if (entry != null) {
                 unlinkFromSlot(entry, index);
-                place(entry); // into the level's other bank, or lower
+                place(entry); // into the level's other bank, or lower: never the current slot (not this tick)
                 n--;
                 paced();
             }
         }
     }
 
-    /**
-     * Moves the due entries at the head of the sorted current slot to the expired list: while that list is
-     * sorted, as one chain cut off the slot's lane (their links kept: they are in order already); otherwise
-     * one by one, gathered for the sort the list needs anyway.
-     */
-    private void expireDueHead(int index, long now) {
-        int lane = index << LANE_BITS; // the sorted slot waits in lane 0
-        TimerEntry entry = heads[lane];
-        if (!expired.sorted()) {
-            while (entry != null && entry.deadline - now <= 0) {
-                TimerEntry next = entry.next;
-                unlinkFromSlot(entry, index);
-                expired.append(entry, time);
-                entry = next;
-                paced();
-            }
-        } else if (entry != null && entry.deadline - now <= 0) {
-            TimerEntry first = entry, last;
-            int n = 0;
-            do {
-                entry.location = TimerEntry.EXPIRED;
-                last = entry;
-                entry = entry.next;
-                n++;
-                paced();
-            } while (entry != null && entry.deadline - now <= 0);
-            last.next = null;
-            heads[lane] = entry;
-            if (entry == null) {
-                tails[lane] = null;
-            } else {
-                entry.prev = null;
-            }
-            if ((counts[index] -= n) == 0) {
-                occupied[index >>> SLOT_BITS] &= ~(1L << (index & SLOT_MASK));
-            }
-            expired.appendSorted(first, last, n, time);
-        }
-        if (entry != null) {
-            slotMin[index] = entry.deadline; // exact: the slot is sorted
-        }
+    /** Whether an entry is found due and not polled yet (white-box tests). */
+    boolean isFoundDue(TimerEntry entry) {
+        return run.isFoundDue(entry, time);
     }
 
     /**
@@ -512,12 +466,10 @@ public final class TimerWheel<E extends TimerEntry> {
      */
     @SuppressWarnings("unchecked")
     public E poll() {
-        TimerEntry entry = expired.head();
-        if (entry == null) {
-            return null;
+        TimerEntry entry = run.poll();
+        if (entry != null) {
+            size--;
         }
-        expired.unlink(entry);
-        size--;
         return (E) entry;
     }
 
@@ -548,10 +500,7 @@ public final class TimerWheel<E extends TimerEntry> {
      * @return the bound, or {@code time() + Long.MAX_VALUE} if the wheel is empty
      */
     public long nextDeadline() {
-        long best = time + Long.MAX_VALUE;
-        if (expired.head() != null) {
-            best = expired.head().deadline;
-        }
+        long best = run.earliest(time);
         for (int level = 0; level < levels - 1; level++) {
             int row = bankRow(level, window(level, time));
             long bits = occupied[row];
@@ -582,11 +531,7 @@ public final class TimerWheel<E extends TimerEntry> {
      */
     @SuppressWarnings("unchecked")
     public void forEach(Consumer<? super E> action) {
-        for (TimerEntry e = expired.head(); e != null; ) {
-            TimerEntry next = e.next;
-            action.accept((E) e);
-            e = next;
-        }
+        run.forEach(e -> action.accept((E) e));
         for (int lane = 0; lane < heads.length; lane++) {
             for (TimerEntry e = heads[lane]; e != null; ) {
                 TimerEntry next = e.next;
@@ -626,46 +571,8 @@ public final class TimerWheel<E extends TimerEntry> {
         }
         if (index != current) {
             link(entry, index);
-        } else if (advancing || currentDirty || deadline - time <= 0) {
-            // re-placed by advance, or already due: append, and the next advance sorts the slot once
-            link(entry, index);
-            currentDirty = true;
         } else {
-            linkSorted(entry, index);
-        }
-    }
-
-    /**
-     * Links an entry that is not yet due into the sorted current slot, walking from the tail (new
-     * deadlines are usually the latest, so typically O(1)).
-     */
-    private void linkSorted(TimerEntry entry, int index) {
-        if (sortedSlot != index) {
-            assert counts[index] == 0 : "an unsorted current slot outside advance";
-            sortedSlot = index; // an empty slot is sorted
-        }
-        int lane = index << LANE_BITS;
-        TimerEntry after = tails[lane];
-        while (after != null && compare(after, entry) > 0) {
-            after = after.prev;
-        }
-        if (after == tails[lane]) {
-            link(entry, index);
-            return;
-        }
-        TimerEntry before = after == null ? heads[lane] : after.next;
-        entry.location = index;
-        entry.prev = after;
-        entry.next = before;
-        before.prev = entry;
-        if (after == null) {
-            heads[lane] = entry;
-        } else {
-            after.next = entry;
-        }
-        counts[index]++;
-        if (entry.deadline - time < slotMin[index] - time) {
-            slotMin[index] = entry.deadline;
+            run.append(entry, time); // the current slot: sorted in by the next advance (I1)
         }
     }
 
@@ -688,12 +595,9 @@ public final class TimerWheel<E extends TimerEntry> {
         return (bankRow(0, window(0, t)) << SLOT_BITS) | digit(t, 0);
     }
 
-    /**
-     * The lane an entry of slot {@code index} waits in: lane 0 in the sorted slot, else the lane its sequence
-     * picks (consecutive adds take turns, so the lanes of a slot fill evenly).
-     */
+    /** The lane an entry of slot {@code index} waits in: the one its sequence picks (so the lanes fill evenly). */
     private int laneOf(TimerEntry entry, int index) {
-        return index == sortedSlot ? index << LANE_BITS : (index << LANE_BITS) | (entry.sequence & LANE_MASK);
+        return (index << LANE_BITS) | (entry.sequence & LANE_MASK);
     }
 
     private void link(TimerEntry entry, int index) {
@@ -774,6 +678,7 @@ public final class TimerWheel<E extends TimerEntry> {
      * lockstep, one entry from each in turn, so the cache misses of the lanes overlap.
      */
     private void rebuildSlot(int index, long now) {
+        run.reserve(counts[index]); // each entry joins the run at most once: no allocation in the walk
         TimerEntry[] cursor = detachLanes(index);
         TimerEntry[] round = this.round;
         for (;;) {
@@ -794,7 +699,7 @@ public final class TimerWheel<E extends TimerEntry> {
                 TimerEntry entry = round[k];
                 round[k] = null;
                 if (entry.deadline - now <= 0) {
-                    expired.append(entry, time);
+                    run.append(entry, time);
                 } else {
                     place(entry); // may link it back into this very slot (a top-level rotation)
                 }
@@ -814,23 +719,15 @@ public final class TimerWheel<E extends TimerEntry> {
         }
         counts[index] = 0;
         occupied[index >>> SLOT_BITS] &= ~(1L << (index & SLOT_MASK));
-        if (sortedSlot == index) {
-            sortedSlot = -1;
-        }
         return cursor;
     }
 
     /**
-     * Sorts the current slot by (deadline, sequence) into lane 0 and makes it the sorted slot. Its entries
-     * are gathered from the lanes in lockstep (independent cache misses), then sorted as an array.
+     * Moves the entries of the slot that just became current into the sorted run (as newcomers: the advance's
+     * merge sorts them). Its lanes are walked in lockstep, so the cache misses of the lanes overlap.
      */
-    private void sortSlot(int index) {
-        int n = counts[index];
-        slotSort.ensure(n);
-        TimerEntry[] entries = slotSort.entries();
-        long[] keys = slotSort.keys();
+    private void joinRun(int index) {
         TimerEntry[] cursor = detachLanes(index);
-        int i = 0;
         for (boolean more = true; more; ) {
             more = false;
             for (int j = 0; j < LANES; j++) {
@@ -838,25 +735,11 @@ public final class TimerWheel<E extends TimerEntry> {
                 if (entry != null) {
                     more = true;
                     cursor[j] = entry.next;
-                    entries[i] = entry;
-                    keys[i++] = entry.deadline - time;
+                    run.append(entry, time);
                     paced();
                 }
             }
         }
-        TimerEntry head = slotSort.sort(i, time);
-        int lane = index << LANE_BITS;
-        heads[lane] = head;
-        tails[lane] = slotSort.tail();
-        counts[index] = i;
-        occupied[index >>> SLOT_BITS] |= 1L << (index & SLOT_MASK);
-        slotMin[index] = head.deadline;
-        sortedSlot = index;
-    }
-
-    /** (deadline, sequence) order. Deadlines are compared relative to the wheel's time: see I6. */
-    private int compare(TimerEntry a, TimerEntry b) {
-        return BatchSort.compare(a, b, time);
     }
 
     private long earlier(long a, long b) {

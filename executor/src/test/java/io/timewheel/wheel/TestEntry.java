@@ -28,6 +28,9 @@ final class TestEntry extends TimerEntry {
 
     /** The level this entry waits at (white box), or -1 when it is expired or detached. */
     int level() {
+        if (inRun()) {
+            return 0; // the sorted run holds the current level-0 slot (and the entries found due)
+        }
         return location < 0 ? -1 : row() >>> 1;
     }
 
@@ -41,8 +44,9 @@ final class TestEntry extends TimerEntry {
         return location < 0 ? -1 : location & 63;
     }
 
-    boolean isExpiredNotPolled() {
-        return location == EXPIRED;
+    /** In the wheel's sorted run (white box): found due and not polled, or waiting in the current slot. */
+    boolean inRun() {
+        return location <= IN_RUN;
     }
 
     @Override

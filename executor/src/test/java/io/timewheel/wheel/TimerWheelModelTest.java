@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * after every step against sorted sets of (deadline, sequence).
  *
  * <p>The model keeps three sets: pending (deadline after the model's time), found-due (in the wheel's
- * expired list: found by an advance, not yet polled) and added-due (added at or before the time since the
+ * sorted run, found by an advance, not yet polled) and added-due (added at or before the time since the
  * last advance, so no advance has found them yet). Every poll must return exactly the first found-due
  * entry, so entries come out never early, in (deadline, sequence) order, each exactly once, and never
  * after being removed. Deadlines are nanoTime values: every comparison is a difference.
@@ -248,7 +248,7 @@ class TimerWheelModelTest {
                     yield found == null ? foundDue.first() : found;
                 }
             };
-            assertTrue(e.isExpiredNotPolled(), () -> "model says expired, wheel disagrees: " + e);
+            assertTrue(wheel.isFoundDue(e), () -> "model says expired, wheel disagrees: " + e);
             remove(e);
         }
 
@@ -362,7 +362,7 @@ class TimerWheelModelTest {
         }
 
         /**
-         * The wheel compares deadlines as differences, so entries that wait unpolled in the expired list must
+         * The wheel compares deadlines as differences, so entries that wait unpolled in the sorted run must
          * stay within 2^63 - 1 ns behind its time (the nanoTime contract: 292 years). Before a jump that would
          * break that, the test drains the expired entries, as any driver would long before.
          */
@@ -426,7 +426,7 @@ class TimerWheelModelTest {
                 byte s = state[e.id];
                 assertEquals(s == DETACHED ? 0 : 1, visits[e.id], () -> "forEach visits of " + e + " in model state " + s);
                 assertEquals(s != DETACHED, e.isInWheel());
-                assertEquals(s == FOUND_DUE, e.isExpiredNotPolled(), () -> "expired-list membership of " + e);
+                assertEquals(s == FOUND_DUE, wheel.isFoundDue(e), () -> "expired-list membership of " + e);
                 if (s == PENDING || s == ADDED_DUE) {
                     WheelChecks.checkWaiting(wheel, e);
                 }

@@ -255,7 +255,7 @@ class TimerWheelOrderingTest {
 
         List<TestEntry> out = new ArrayList<>();
         long third = tick / 3;
-        wheel.advance(slot + third); // the slot becomes current: sorted, its due head chained to the expired list
+        wheel.advance(slot + third); // the slot becomes current: its entries join the sorted run, the due ones found due
         List<TestEntry> removed = new ArrayList<>();
         List<TestEntry> dueNow = new ArrayList<>();
         for (TestEntry e : expected) {

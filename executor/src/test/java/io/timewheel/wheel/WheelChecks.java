@@ -1,6 +1,7 @@
 package io.timewheel.wheel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -55,6 +56,15 @@ final class WheelChecks {
         long d = e.deadline();
         int k = e.level();
         int slot = e.slot();
+        boolean sameTick = (d >>> s) == (t >>> s);
+        if (e.inRun()) {
+            // I1: the current slot's entries wait in the sorted run: due ones, this tick's, and in a one-level
+            // wheel those whose digit is the clock's (a rotation or more ahead)
+            assertTrue(d - t <= 0 || sameTick || (levels == 1 && digit(d, s, 0) == digit(t, s, 0)),
+                    () -> "entry in the sorted run that belongs in a slot: " + e + " at time " + t);
+            assertFalse(wheel.isFoundDue(e), () -> "a waiting entry counted as found due: " + e + " at time " + t);
+            return;
+        }
         if (k < 0) {
             fail("entry should wait in a slot: " + e + " at time " + t);
         }
@@ -64,12 +74,9 @@ final class WheelChecks {
         int banked = Math.max(0, levels - 2);
         int currentRow = row(0, t, s, banked);
         boolean currentSlot = e.row() == currentRow && slot == digit(t, s, 0);
-        boolean sameTick = (d >>> s) == (t >>> s);
-        if (d - t <= 0 || sameTick) {
-            // I1: due entries and entries in the current tick wait in the current slot.
-            assertTrue(currentSlot, () -> "due or same-tick entry outside the current slot: " + e + " at time " + t);
-            return;
-        }
+        // I1: due entries and entries in the current tick wait in the current slot, which is the sorted run
+        assertFalse(d - t <= 0 || sameTick, () -> "due or same-tick entry outside the sorted run: " + e + " at time " + t);
+        assertFalse(currentSlot, () -> "an entry in the current slot's lanes: " + e + " at time " + t);
         assertEquals(digit(d, s, k), slot, () -> "slot is not the deadline's digit at its level: " + e + " at time " + t);
         int windowShift = s + 6 * (k + 1);
         if (k < banked && (d >>> windowShift) - (t >>> windowShift) == 1) {

@@ -1,0 +1,81 @@
+package io.timewheel.wheel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * An advance cut short because the sorted run cannot grow (an OutOfMemoryError before a slot is detached) loses
+ * nothing: the next advance visits the slots again, and every entry comes out once, in (deadline, sequence)
+ * order, never early. The failure is injected at the run's growth (SortedRun.growthFault).
+ */
+class TimerWheelOutOfMemoryTest {
+
+    @AfterEach
+    void noFault() {
+        SortedRun.growthFault = null;
+    }
+
+    /**
+     * {@code warm}: entries expired (and polled) first, so that the run has grown to hold them and the growth
+     * that fails comes later in the advance, after the slots small enough for the run's room were rebuilt.
+     */
+    @ParameterizedTest(name = "run warmed with {0} entries")
+    @ValueSource(ints = {0, 4, 40, 400, 4000})
+    void anAdvanceCutShort_losesNothing_andTheNextOneFinishesIt(int warm) {
+        long start = 1L << 40;
+        TimerWheel<TestEntry> wheel = new TimerWheel<>(1L << 20, start);
+        SplittableRandom random = new SplittableRandom(warm);
+        for (int i = 0; i < warm; i++) {
+            wheel.add(new TestEntry(-1 - i, start));
+        }
+        wheel.advance(start);
+        assertEquals(warm, wheel.expire(start, e -> { }));
+        List<TestEntry> all = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) { // over every level: ms to hours ahead
+            long delay = 1 + (long) Math.exp(random.nextDouble() * Math.log(4e12));
+            TestEntry e = new TestEntry(i, start + delay);
+            wheel.add(e);
+            all.add(e);
+        }
+        SortedRun.growthFault = () -> {
+            throw new OutOfMemoryError("injected");
+        };
+        long target = start + 3_000_000_000_000L; // 50 min on: most levels' slots are passed or entered
+        assertThrows(OutOfMemoryError.class, () -> wheel.advance(target), "the run's growth fails");
+        SortedRun.growthFault = null;
+        assertEquals(all.size(), wheel.size(), "nothing left the wheel");
+
+        wheel.advance(target);
+        List<TestEntry> out = new ArrayList<>();
+        for (TestEntry e; (e = wheel.poll()) != null; ) {
+            assertTrue(e.deadline() - target <= 0, "never early");
+            out.add(e);
+        }
+        long expectedDue = all.stream().filter(e -> e.deadline() - target <= 0).count();
+        assertEquals(expectedDue, out.size(), "every due entry, once");
+        for (int i = 1; i < out.size(); i++) {
+            TestEntry a = out.get(i - 1), b = out.get(i);
+            assertTrue(a.deadline() < b.deadline() || (a.deadline() == b.deadline() && a.sequence() < b.sequence()),
+                    "order at " + i);
+        }
+        Set<TestEntry> seen = new HashSet<>(out);
+        wheel.advance(start + 5_000_000_000_000L); // everything else
+        for (TestEntry e; (e = wheel.poll()) != null; ) {
+            assertTrue(seen.add(e), "handed out twice: " + e);
+        }
+        assertEquals(all.size(), seen.size(), "every entry handed out");
+        assertNull(wheel.poll());
+        assertEquals(0, wheel.size());
+    }
+}
