@@ -30,6 +30,11 @@ import java.util.concurrent.TimeUnit;
  *       as the executor's tick thread hands over its near term (one shot; one wheel for the trial).</li>
  * </ul>
  *
+ * <p>{@code advance} and {@code window} call the wheel's advance only ~100 times (once) per shot, so a few
+ * warm-up shots leave it half compiled: their trials first run the same scenario {@link #JIT_WARMUP_ROUNDS}
+ * times on a wheel of their own (no pending timers), so that every shot measures compiled code (before this,
+ * the timewheel figures fell for 25 shots: bench/results/jdk17/sorted-run-compare.txt).
+ *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar jmh WheelBenchmark -p impl=timewheel,agrona -p pending=0,10000,1000000 -f 1}
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -41,6 +46,33 @@ public class WheelBenchmark {
     static final long MS = 1_000_000L;
     static final long HOUR = 3_600_000L * MS;
     static final int BATCH = 100_000;
+    /** Rounds of the advance and window scenarios run at the start of a trial, to compile the code they run. */
+    static final int JIT_WARMUP_ROUNDS = 60;
+
+    /**
+     * Runs the advance scenario (BATCH timers due within 100 ms, expired in 1 ms steps) and the window scenario
+     * (BATCH timers expired by one advance) on wheels of their own, {@link #JIT_WARMUP_ROUNDS} times each.
+     */
+    static void warmUpExpiry(String impl) {
+        SplittableRandom random = new SplittableRandom(3);
+        for (int round = 0; round < JIT_WARMUP_ROUNDS; round++) {
+            WheelDriver d = WheelDriver.create(impl, START, BATCH);
+            for (int i = 0; i < BATCH; i++) {
+                d.add(i, START + 1 + random.nextLong(100 * MS));
+            }
+            int expired = 0;
+            for (long t = START + MS; t <= START + 101 * MS; t += MS) {
+                expired += d.expire(t);
+            }
+            for (int i = 0; i < BATCH; i++) {
+                d.add(i, START + 200 * MS + random.nextLong(100 * MS));
+            }
+            expired += d.expire(START + 302 * MS);
+            if (expired != 2 * BATCH) {
+                throw new IllegalStateException(impl + ": warm-up expired " + expired + " of " + 2 * BATCH);
+            }
+        }
+    }
 
     /** A wheel holding {@code pending} far timers, with index {@code pending} free for the benchmark. */
     static WheelDriver filled(String impl, int pending, int extra) {
@@ -130,6 +162,11 @@ public class WheelBenchmark {
         public int pending;
         WheelDriver driver;
 
+        @Setup(Level.Trial)
+        public void warmUp() {
+            warmUpExpiry(impl);
+        }
+
         @Setup(Level.Iteration)
         public void setUp() {
             driver = filled(impl, pending, BATCH);
@@ -159,6 +196,7 @@ public class WheelBenchmark {
 
         @Setup(Level.Trial)
         public void fill() {
+            warmUpExpiry(impl);
             driver = filled(impl, pending, BATCH);
             order = new int[BATCH];
             for (int i = 0; i < BATCH; i++) {
