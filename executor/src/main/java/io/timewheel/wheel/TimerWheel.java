@@ -281,10 +281,10 @@ public final class TimerWheel<E extends TimerEntry> {
     }
 
     /**
-     * Adds an entry with its current {@link TimerEntry#deadline()}, in O(1), except that an entry not yet due
-     * that goes into the current level-0 slot (kept sorted) is linked there in order, walking from the slot's
-     * tail: O(1) when it is the latest there. Any deadline is accepted: one at or before the wheel's time is
-     * handed out by the next {@link #advance}; one up to {@code Long.MAX_VALUE} ns ahead waits for it.
+     * Adds an entry with its current {@link TimerEntry#deadline()}, in O(1) (amortized when it goes into the
+     * current level-0 slot: the sorted run's arrays may grow; the next advance sorts it in). Any deadline is
+     * accepted: one at or before the wheel's time is handed out by the next {@link #advance}; one up to
+     * {@code Long.MAX_VALUE} ns ahead waits for it.
      *
      * @throws IllegalStateException if the entry is already in a wheel
      */
@@ -334,7 +334,8 @@ public final class TimerWheel<E extends TimerEntry> {
     /**
      * Moves the wheel's time to {@code now} (a time before the wheel's time counts as no time passing)
      * and makes every entry whose deadline is at or before it available to {@link #poll()}, in (deadline,
-     * sequence) order. Cost: the entries in the slots passed, each once per level it descends.
+     * sequence) order. Cost: the entries in the slots passed, each once per level it descends, and a sort of the
+     * entries that joined the sorted run (the current slot's, and those found due).
      *
      * @return the number of entries waiting to be polled
      */
@@ -403,7 +404,7 @@ public final class TimerWheel<E extends TimerEntry> {
             }
             visit &= occupied[row];
             if (row == (current >>> SLOT_BITS)) {
-                visit &= ~(1L << (current & SLOT_MASK)); // the current slot is kept sorted: see advance
+                visit &= ~(1L << (current & SLOT_MASK)); // the current slot's entries are in the run: see advance
             }
             while (visit != 0) {
                 int slot = Long.numberOfTrailingZeros(visit);
