@@ -37,8 +37,10 @@ final class SortedRun {
      * Positions grow while the run is not empty and start again at 0 once it is (reset); a run that never
      * empties (the current slot's entries not due yet stay across advances) is compacted when it runs out of
      * positions: live entries moved down, in position order, their locations rewritten. The capacity is kept
-     * at least four times the entries live after a compaction, so it costs O(live) per at least three times
-     * as many appends (WheelBenchmark.advance spent half its time compacting with a quarter free instead).
+     * at least twice the entries live after a compaction, so it costs O(live) per at least as many appends
+     * (WheelBenchmark.advance spent half its time compacting when a quarter free was enough). Retained at the
+     * peak: 20 bytes per position (capacity up to twice the largest run) plus 20 per newcomer of the largest
+     * merge, against the 40 per entry of the two sort scratches before the run.
      * Room. A caller about to detach a slot and walk its entries reserves room for all of them first
      * (reserve), so that no append in the middle of a walk has to allocate: an OutOfMemoryError is thrown
      * before any entry has left its slot.
@@ -66,7 +68,7 @@ final class SortedRun {
     private int head, due, end;
     private int dueCount, pendingCount, newCount;
     private long newcomerMin;
-    /** Tests only: run before the run's arrays grow (to throw as an allocation failing would). Null otherwise. */
+    /** Tests only: run before the run's arrays or scratch grow (to throw as an allocation failing would), else null. */
     static Runnable growthFault;
     /** Compactions so far (tests). */
     private int compactions;
@@ -94,27 +96,23 @@ final class SortedRun {
         }
         int live = dueCount + pendingCount + newCount;
         int capacity = refs.length;
-        if (live + n > capacity >> 2) {
+        if (live + n > capacity >> 1) {
             Runnable fault = growthFault;
             if (fault != null) {
                 fault.run(); // tests: an OutOfMemoryError here, as if the arrays below could not be allocated
             }
-            // at most a quarter in use after compacting: the next compaction comes after 3/4 of the capacity
-            // in appends, so compacting costs at most a third of an entry's rewrite per append
-            capacity = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, Math.max(capacity * 2L, 4L * (live + n))));
+            // at most half in use after compacting: the next compaction comes after at least as many appends
+            // as there are live entries to move, so compacting costs at most one rewrite per append
+            capacity = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, Math.max(capacity * 2L, 2L * (live + n))));
             // every array first, then the fields: out of memory half way leaves the run as it was
             TimerEntry[] r = java.util.Arrays.copyOf(refs, capacity);
             long[] d = java.util.Arrays.copyOf(deadlines, capacity);
             int[] o = java.util.Arrays.copyOf(order, capacity);
-            int[] s = new int[capacity], f = new int[capacity];
-            long[] k = new long[capacity], b = new long[capacity];
+            int[] s = new int[capacity];
             refs = r;
             deadlines = d;
             order = o;
             spare = s;
-            fresh = f;
-            keys = k;
-            buffer = b;
         }
         compact();
     }
@@ -225,6 +223,19 @@ final class SortedRun {
      */
     void merge(long now) {
         if (newCount > 0) {
+            if (fresh.length < newCount) {
+                // the sort's scratch, sized by the largest batch of newcomers (out of memory here: nothing changed)
+                Runnable fault = growthFault;
+                if (fault != null) {
+                    fault.run();
+                }
+                int size = (int) Math.min(refs.length, Math.max(16, Math.max(newCount, 2L * fresh.length)));
+                int[] f = new int[size];
+                long[] k = new long[size], b = new long[size];
+                fresh = f;
+                keys = k;
+                buffer = b;
+            }
             int n = 0;
             for (int p = sortedLimit; p < next; p++) {
                 if (refs[p] != null) {
