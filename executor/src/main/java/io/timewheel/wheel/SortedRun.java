@@ -27,13 +27,14 @@ final class SortedRun {
      *      sequence), deadlines compared relative to the wheel's time; positions whose entry left the run may
      *      stay in it (their deadline copy keeps the order) and are skipped. Every live position below
      *      sortedLimit is in order[head, end).
-     *   R3 order[head, due) are the found-due entries (deadline at or before the time of the last merge, which
-     *      is the wheel's time between calls); order[due, end) the current slot's entries not due then.
+     *   R3 order[head, due) are the found-due entries (deadline at or before dueUpTo, the time the boundary was
+     *      last moved to: the wheel's time after an advance that ended, earlier after one cut short; the times
+     *      it is given never decrease); order[due, end) the current slot's entries not due then.
      *      dueCount and pendingCount count their live entries; newCount counts the live positions at or above
      *      sortedLimit: the newcomers, added to the current slot or found due since the last merge, not yet
      *      sorted (newcomerMin is a lower bound of their deadlines, relative to the wheel's time).
      *   R4 a live entry is found due (to be handed out by poll) iff its position is below sortedLimit and its
-     *      deadline copy is at or before the wheel's time (R3: the last merge put every such entry before due).
+     *      deadline copy is at or before dueUpTo (R3), which is how remove knows which count it leaves.
      * Positions grow while the run is not empty and start again at 0 once it is (reset); a run that never
      * empties (the current slot's entries not due yet stay across advances) is compacted when it runs out of
      * positions: live entries moved down, in position order, their locations rewritten. The capacity is kept
@@ -68,6 +69,8 @@ final class SortedRun {
     private int head, due, end;
     private int dueCount, pendingCount, newCount;
     private long newcomerMin;
+    /** The time of the last moveDue: every sorted live entry due by then is found due, no other (R3, R4). */
+    private long dueUpTo;
     /** Tests only: run before the run's arrays or scratch grow (to throw as an allocation failing would), else null. */
     static Runnable growthFault;
     /** Compactions so far (tests). */
@@ -83,10 +86,10 @@ final class SortedRun {
         return pendingCount + newCount;
     }
 
-    /** Whether an entry is in the run and found due (R4). {@code time}: the wheel's. */
-    boolean isFoundDue(TimerEntry entry, long time) {
+    /** Whether an entry is in the run and found due (R4). */
+    boolean isFoundDue(TimerEntry entry) {
         int p = TimerEntry.IN_RUN - entry.location;
-        return entry.location <= TimerEntry.IN_RUN && p < sortedLimit && deadlines[p] - time <= 0;
+        return entry.location <= TimerEntry.IN_RUN && p < sortedLimit && deadlines[p] - dueUpTo <= 0;
     }
 
     /** Makes room for n more appends without allocating (see the notes: Room). */
@@ -137,14 +140,14 @@ final class SortedRun {
         }
     }
 
-    /** Takes a live entry out of the run; it becomes DETACHED. {@code time}: the wheel's. */
-    void remove(TimerEntry entry, long time) {
+    /** Takes a live entry out of the run; it becomes DETACHED. */
+    void remove(TimerEntry entry) {
         int p = TimerEntry.IN_RUN - entry.location;
         refs[p] = null;
         entry.location = TimerEntry.DETACHED;
         if (p >= sortedLimit) {
             newCount--;
-        } else if (deadlines[p] - time <= 0) {
+        } else if (deadlines[p] - dueUpTo <= 0) {
             dueCount--; // R4
         } else {
             pendingCount--;
@@ -218,8 +221,8 @@ final class SortedRun {
     }
 
     /**
-     * At the end of an advance to {@code now} (the wheel's time): sorts the newcomers into the run, and moves
-     * the boundary of the found-due part past every entry due at {@code now} (R3).
+     * Sorts the newcomers into the run, and moves the boundary of the found-due part past every entry due at
+     * {@code now} (R3): the wheel's time, at a tick's end before {@link #endTick} and at the end of an advance.
      */
     void merge(long now) {
         if (newCount > 0) {
@@ -259,6 +262,7 @@ final class SortedRun {
 
     /** Moves the found-due boundary past every sorted entry due at {@code now} (R3), and returns it. */
     private int moveDue(long now) {
+        dueUpTo = now;
         int i = due;
         while (i < end) {
             int p = order[i];

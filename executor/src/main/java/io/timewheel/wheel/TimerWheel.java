@@ -55,11 +55,13 @@ public final class TimerWheel<E extends TimerEntry> {
      *   I4  entries in a level's current bank are due no later than those at higher levels and in its other
      *       bank (I1 and I2), so the earliest deadline lies in the first occupied slot of the lowest non-empty
      *       current bank, or of a lower level's other bank (a next window is partly moved down, partly above),
-     *       except at the top where rotations interleave and every occupied slot is looked at.
+     *       except at the top where rotations interleave and every occupied slot is looked at; or in the sorted
+     *       run, which holds the current level-0 slot (nextDeadline asks it first).
      *   I5  occupied[r] has bit s set iff slot s of row r is non-empty.
      *   I6  slotMin[i] <= every deadline in non-empty slot i, both measured from the wheel's time (exact
-     *       after the slot is rebuilt, a lower bound after removals). Two deadlines in one slot can be more
-     *       than 2^63 ns apart (one behind the clock, one a round count ahead), so never compare them directly.
+     *       after the slot is rebuilt, a lower bound after removals; the current slot's lanes are empty, I1).
+     *       Two deadlines in one slot can be more than 2^63 ns apart (one behind the clock, one a round count
+     *       ahead), so never compare them directly.
      *   I7  the sorted run holds exactly the entries found due by advance and not yet polled, in (deadline,
      *       sequence) order ahead of the current slot's (SortedRun's R3, R4). size counts slot entries plus the
      *       run's.
@@ -85,7 +87,10 @@ public final class TimerWheel<E extends TimerEntry> {
      * joins the run and once when it leaves it: no relinking in deadline order, no walk to mark the due head
      * (WheelBenchmark.advance and window: bench/results/jdk17/sorted-run-compare.txt). The slot grid decides
      * where entries wait, never when they fire, so none is handed out early and equal deadlines come out in
-     * insertion order whatever path they cascaded through.
+     * insertion order whatever path they cascaded through. An advance visits the slots from settled, the time
+     * of the last advance that ended: the run grows (the only allocation) before a slot is detached, so one
+     * that fails leaves every entry somewhere valid, and the next advance visits the slots that one skipped
+     * (and again some it did visit, which is harmless: TimerWheelOutOfMemoryTest).
      *
      * Cascades, spread. A slot of level k >= 1 is rebuilt whole by the advance that enters it, and at a steady
      * rate R of timers due beyond the level-0 window each level-1 slot holds 64 ticks' worth of them: in the
@@ -323,7 +328,7 @@ public final class TimerWheel<E extends TimerEntry> {
             return false;
         }
         if (location <= TimerEntry.IN_RUN) {
-            run.remove(entry, time);
+            run.remove(entry);
         } else {
             unlinkFromSlot(entry, location);
         }
@@ -340,9 +345,7 @@ public final class TimerWheel<E extends TimerEntry> {
      * @return the number of entries waiting to be polled
      */
     public int advance(long now) {
-        // From where the last advance that ended left the slots: if one was cut short (out of memory growing
-        // the run, before a slot was detached; nothing is lost then) this one visits its slots again, which is
-        // harmless (see the notes: Advance).
+        // From where the last advance that ended left the slots (see the notes: Advance, settled).
         long from = settled;
         if (now - time < 0) {
             now = time;
@@ -352,7 +355,7 @@ public final class TimerWheel<E extends TimerEntry> {
         if ((from >>> tickShift) != (now >>> tickShift)) {
             // The old current slot's sorted entries are due now (a one-level wheel's a rotation ahead are placed
             // again); the new current slot's join the run, to be sorted with everything else found below.
-            run.merge(from); // the old tick's newcomers first, so that endTick sees every entry of the old slot
+            run.merge(now); // the old tick's newcomers first, so that endTick sees every entry of the old slot
             run.endTick(now, replace);
             int n = counts[current];
             if (n != 0) {
@@ -458,7 +461,7 @@ public final class TimerWheel<E extends TimerEntry> {
 
     /** Whether an entry is found due and not polled yet (white-box tests). */
     boolean isFoundDue(TimerEntry entry) {
-        return run.isFoundDue(entry, time);
+        return run.isFoundDue(entry);
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -55,6 +56,15 @@ class TimerWheelOutOfMemoryTest {
         assertThrows(OutOfMemoryError.class, () -> wheel.advance(target), "the run's growth fails");
         SortedRun.growthFault = null;
         assertEquals(all.size(), wheel.size(), "nothing left the wheel");
+        // cancels between the cut-short advance and the next: wherever the entries were left, they go
+        List<TestEntry> removed = new ArrayList<>();
+        for (int i = 0; i < all.size(); i += 7) {
+            TestEntry e = all.get(i);
+            assertTrue(wheel.remove(e), "in the wheel: " + e);
+            removed.add(e);
+        }
+        all.removeAll(removed);
+        assertEquals(all.size(), wheel.size(), "size after the cancels");
 
         wheel.advance(target);
         List<TestEntry> out = new ArrayList<>();
@@ -76,6 +86,50 @@ class TimerWheelOutOfMemoryTest {
         }
         assertEquals(all.size(), seen.size(), "every entry handed out");
         assertNull(wheel.poll());
+        assertEquals(0, wheel.size());
+    }
+
+    /**
+     * An advance into a later tick is cut short while the run holds sorted entries of the old current slot:
+     * cancelling entries before the next advance must leave the run's counts right (the run's own boundary
+     * time, not the wheel's, says which are found due), and every other entry comes out once, in order.
+     */
+    @Test
+    void aTickEndCutShort_withTheCurrentSlotSorted_cancelsAndHandsOutExactly() {
+        long start = 1L << 40;
+        TimerWheel<TestEntry> wheel = new TimerWheel<>(1L << 20, start);
+        List<TestEntry> all = new ArrayList<>();
+        for (int i = 0; i < 100; i++) { // the current tick, not due yet: sorted into the run by the next advance
+            TestEntry e = new TestEntry(i, start + 1_000 + i);
+            wheel.add(e);
+            all.add(e);
+        }
+        wheel.advance(start);
+        assertNull(wheel.poll());
+        for (int i = 0; i < 300; i++) { // a later level-0 slot: the run must grow to take it in
+            TestEntry e = new TestEntry(100 + i, start + (3L << 20) + i);
+            wheel.add(e);
+            all.add(e);
+        }
+        SortedRun.growthFault = () -> {
+            throw new OutOfMemoryError("injected");
+        };
+        long target = start + (5L << 20); // five ticks on: every entry is due
+        assertThrows(OutOfMemoryError.class, () -> wheel.advance(target));
+        SortedRun.growthFault = null;
+        List<TestEntry> removed = new ArrayList<>();
+        for (int i = 0; i < all.size(); i += 3) {
+            assertTrue(wheel.remove(all.get(i)));
+            removed.add(all.get(i));
+        }
+        all.removeAll(removed);
+        assertEquals(all.size(), wheel.size());
+        assertEquals(all.size(), wheel.advance(target), "waiting to be polled");
+        List<TestEntry> out = new ArrayList<>();
+        for (TestEntry e; (e = wheel.poll()) != null; ) {
+            out.add(e);
+        }
+        assertEquals(all, out, "every entry left, once, in order");
         assertEquals(0, wheel.size());
     }
 }
