@@ -44,7 +44,8 @@ final class SortedRun {
      * merge, against the 40 per entry of the two sort scratches before the run.
      * Room. A caller about to detach a slot and walk its entries reserves room for all of them first
      * (reserve), so that no append in the middle of a walk has to allocate: an OutOfMemoryError is thrown
-     * before any entry has left its slot.
+     * before any entry has left its slot. merge grows its sort scratch before it changes anything. The wheel
+     * then finishes a cut-short advance with the next one (TimerWheel's notes: Advance).
      */
 
     /** Bits of a sort key that hold the newcomer's index: up to 2^22 - 1 newcomers per key sort. */
