@@ -64,7 +64,7 @@ final class SortedRun {
     /** Scratch of a merge's sort: the newcomers' positions, their keys, the radix sort's buffer. */
     private int[] fresh = new int[0];
     private long[] keys = new long[0], buffer = new long[0];
-    private final int[] radixCount = new int[KeySort.RADIX + 1];
+    private final int[] radixCount = new int[KeySort.WIDE_RADIX + 1];
 
     private int next, sortedLimit;
     private int head, due, end;
