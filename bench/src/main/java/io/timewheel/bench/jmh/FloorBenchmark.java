@@ -22,6 +22,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * compare-and-set of a reference, as an inbox push or a cancel does. {@code oldArrayStore}: a plain store of
  * a young object into an array that has been promoted (the G1 post-write barrier's slow path when the
  * array is old, which the inbox's stripe tops are), against {@code youngArrayStore} into a fresh array.
+ * {@code exactScheduleCancel}: all an exact executor cannot leave out of a schedule + cancel, together: the
+ * clock read, a task object of the executor's task's size (56 bytes), one locked instruction for the schedule
+ * (the StoreLoad that a parked tick thread's wake-up and the FIFO number need: issue 26) and the cancel's CAS;
+ * no queue at all. A bound from below for every peer's schedule + cancel, run beside them with
+ * {@code ScheduleCancelBenchmark} (bench/results/jdk17/floor.txt).
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar jmh FloorBenchmark -f 1 -wi 2 -w 1s -i 3 -r 1s}
  * (add {@code -jvmArgsAppend -XX:+UseParallelGC} to see the store without G1's barrier).
@@ -44,6 +49,38 @@ public class FloorBenchmark {
         oldArray = new Object[1 << 10];
         System.gc(); // promote it: stores into it cross regions from young objects
         System.gc();
+    }
+
+    /** A stand-in for the executor's task: 56 bytes with compressed references, as ScheduledTask. */
+    static final class FloorTask {
+        static final java.lang.invoke.VarHandle STATE;
+
+        static {
+            try {
+                STATE = java.lang.invoke.MethodHandles.lookup().findVarHandle(FloorTask.class, "state", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final long deadline;
+        final int sequence;
+        volatile int state;
+        int location;
+        Object prev, next, callable, queue, result;
+
+        FloorTask(long deadline, int sequence) {
+            this.deadline = deadline;
+            this.sequence = sequence;
+        }
+    }
+
+    @Benchmark
+    public Object exactScheduleCancel() {
+        long deadline = System.nanoTime() + 1_000_000_000L;
+        FloorTask task = new FloorTask(deadline, (int) counter.getAndIncrement());
+        FloorTask.STATE.compareAndSet(task, 0, 1);
+        return task;
     }
 
     @Benchmark
