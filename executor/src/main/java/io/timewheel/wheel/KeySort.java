@@ -91,8 +91,9 @@ final class KeySort {
     /*
      * The two sorts below differ in their radix alone, a constant in each. Shared code ran slower on JDK 17:
      * one pass method with the mask as a parameter ran byte passes at 6.1 ns a key instead of 3.3 (1000 keys
-     * of 16 bits) and 11-bit ones at 6.8 instead of 4.5 (the compiler no longer knew the bucket index in
-     * range); one pass method per radix, called from one loop, still ran byte passes at 5.1 instead of 3.5.
+     * of 16 bits) and 11-bit ones at 6.8 instead of 4.5 (probably because the compiler could not prove the
+     * bucket index in range); one pass method per radix, called from one loop, still ran byte passes at 5.1
+     * instead of 3.5.
      */
 
     /** radixSort, a pass per byte. */
