@@ -68,7 +68,7 @@ final class KeySort {
     /**
      * Sorts keys[0..n) by bits [shift, shift + bits) of each key, stable, so keys equal in that band keep
      * their order. The keys must not differ above the band. {@code buffer} holds at least n keys and
-     * {@code count} at least WIDE_RADIX + 1 ints; both are scratch.
+     * {@code count} at least RADIX + 1 ints, WIDE_RADIX + 1 if n is WIDE_MIN or more; both are scratch.
      *
      * <p>A pass per byte of the band, or per 11 bits when that takes fewer passes and the batch is large
      * enough for the 2048 counters of a pass to cost less than the pass saved: at least WIDE_MIN keys for one

@@ -41,7 +41,8 @@ final class SortedRun {
      * at least twice the entries live after a compaction, so it costs O(live) per at least as many appends
      * (WheelBenchmark.advance spent half its time compacting when a quarter free was enough). Retained at the
      * peak: 20 bytes per position (capacity up to twice the largest run) plus 20 per newcomer of the largest
-     * merge, against the 40 per entry of the two sort scratches before the run.
+     * merge, against the 40 per entry of the two sort scratches before the run, and 8 KB of radix counters once
+     * a merge has had KeySort.WIDE_MIN newcomers (1 KB until then).
      * Room. A caller about to detach a slot and walk its entries reserves room for all of them first
      * (reserve), so that no append in the middle of a walk has to allocate: an OutOfMemoryError is thrown
      * before any entry has left its slot. merge grows its sort scratch before it changes anything. The wheel
@@ -64,7 +65,8 @@ final class SortedRun {
     /** Scratch of a merge's sort: the newcomers' positions, their keys, the radix sort's buffer. */
     private int[] fresh = new int[0];
     private long[] keys = new long[0], buffer = new long[0];
-    private final int[] radixCount = new int[KeySort.WIDE_RADIX + 1];
+    /** The radix sort's counters: for byte passes, grown for 11-bit ones by the first merge that may take them. */
+    private int[] radixCount = new int[KeySort.RADIX + 1];
 
     private int next, sortedLimit;
     private int head, due, end;
@@ -101,10 +103,7 @@ final class SortedRun {
         int live = dueCount + pendingCount + newCount;
         int capacity = refs.length;
         if (live + n > capacity >> 1) {
-            Runnable fault = growthFault;
-            if (fault != null) {
-                fault.run(); // tests: an OutOfMemoryError here, as if the arrays below could not be allocated
-            }
+            growing();
             // at most half in use after compacting: the next compaction comes after at least as many appends
             // as there are live entries to move, so compacting costs at most one rewrite per append
             capacity = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, Math.max(capacity * 2L, 2L * (live + n))));
@@ -119,6 +118,14 @@ final class SortedRun {
             spare = s;
         }
         compact();
+    }
+
+    /** Before the run's arrays or scratch grow: tests throw an OutOfMemoryError here, as the allocation could. */
+    private static void growing() {
+        Runnable fault = growthFault;
+        if (fault != null) {
+            fault.run();
+        }
     }
 
     /**
@@ -229,16 +236,18 @@ final class SortedRun {
         if (newCount > 0) {
             if (fresh.length < newCount) {
                 // the sort's scratch, sized by the largest batch of newcomers (out of memory here: nothing changed)
-                Runnable fault = growthFault;
-                if (fault != null) {
-                    fault.run();
-                }
+                growing();
                 int size = (int) Math.min(refs.length, Math.max(16, Math.max(newCount, 2L * fresh.length)));
                 int[] f = new int[size];
                 long[] k = new long[size], b = new long[size];
                 fresh = f;
                 keys = k;
                 buffer = b;
+            }
+            if (newCount >= KeySort.WIDE_MIN && radixCount.length <= KeySort.WIDE_RADIX) {
+                // the 11-bit passes' counters (8 KB), only for a wheel whose merges get that large
+                growing();
+                radixCount = new int[KeySort.WIDE_RADIX + 1];
             }
             int n = 0;
             for (int p = sortedLimit; p < next; p++) {

@@ -132,4 +132,56 @@ class TimerWheelOutOfMemoryTest {
         assertEquals(all, out, "every entry left, once, in order");
         assertEquals(0, wheel.size());
     }
+
+    /**
+     * The radix counters for 11-bit passes (KeySort.WIDE_RADIX) are grown by the first merge of at least
+     * KeySort.WIDE_MIN newcomers, which may find the rest of its scratch large enough already: that growth
+     * failing leaves the run as it was, and the next advance sorts the same newcomers, cancels included.
+     */
+    @Test
+    void theWideRadixCountersFailingToGrow_loseNothing() {
+        long start = 1L << 40;
+        TimerWheel<TestEntry> wheel = new TimerWheel<>(1L << 20, start);
+        int id = 0;
+        for (int batch : new int[] {300, 400}) { // merges that grow the sort's scratch past WIDE_MIN, not the counters
+            for (int i = 0; i < batch; i++) {
+                wheel.add(new TestEntry(id++, start + i));
+            }
+            assertEquals(batch, wheel.advance(start + batch));
+            while (wheel.poll() != null) {
+                // drained
+            }
+        }
+        List<TestEntry> all = new ArrayList<>();
+        SplittableRandom random = new SplittableRandom(11);
+        for (int i = 0; i < KeySort.WIDE_MIN + 38; i++) { // the current tick, in no order: one wide radix sort
+            TestEntry e = new TestEntry(id++, start + 1_000 + random.nextLong(1L << 19));
+            wheel.add(e);
+            all.add(e);
+        }
+        int[] faults = {0};
+        SortedRun.growthFault = () -> {
+            faults[0]++;
+            throw new OutOfMemoryError("injected");
+        };
+        long target = start + (1L << 19) + 2_000; // the same tick: every entry is due
+        assertThrows(OutOfMemoryError.class, () -> wheel.advance(target));
+        SortedRun.growthFault = null;
+        assertEquals(1, faults[0], "the counters' growth was the one that failed");
+        assertEquals(all.size(), wheel.size(), "nothing left the wheel");
+        List<TestEntry> removed = new ArrayList<>();
+        for (int i = 0; i < all.size(); i += 7) {
+            assertTrue(wheel.remove(all.get(i)));
+            removed.add(all.get(i));
+        }
+        all.removeAll(removed);
+        all.sort((a, b) -> a.deadline() != b.deadline() ? Long.compare(a.deadline(), b.deadline())
+                : Integer.compare(a.sequence(), b.sequence()));
+        assertEquals(all.size(), wheel.advance(target), "waiting to be polled");
+        List<TestEntry> out = new ArrayList<>();
+        for (TestEntry e; (e = wheel.poll()) != null; ) {
+            out.add(e);
+        }
+        assertEquals(all, out, "every entry left, once, in order");
+    }
 }
