@@ -437,6 +437,11 @@ final class SortedRun {
         return compactions;
     }
 
+    /** The radix sort's counters, 257 or (once grown for 11-bit passes) 2049 (tests). */
+    int radixCounters() {
+        return radixCount.length;
+    }
+
     /** Moves the live entries to positions 0 .. live - 1, in position order, keeping the run's order. */
     private void compact() {
         compactions++;

@@ -464,6 +464,11 @@ public final class TimerWheel<E extends TimerEntry> {
         return run.isFoundDue(entry);
     }
 
+    /** The sorted run's radix counters (white-box tests). */
+    int radixCounters() {
+        return run.radixCounters();
+    }
+
     /**
      * Hands out the next expired entry, earliest (deadline, sequence) first, or {@code null} if none is
      * waiting. Only {@link #advance} finds entries due: poll never looks at the clock.

@@ -143,7 +143,7 @@ class TimerWheelOutOfMemoryTest {
         long start = 1L << 40;
         TimerWheel<TestEntry> wheel = new TimerWheel<>(1L << 20, start);
         int id = 0;
-        for (int batch : new int[] {300, 400}) { // merges that grow the sort's scratch past WIDE_MIN, not the counters
+        for (int batch : new int[] {300, 450}) { // merges that grow the sort's scratch to 574, not the counters
             for (int i = 0; i < batch; i++) {
                 wheel.add(new TestEntry(id++, start + i));
             }
@@ -154,30 +154,37 @@ class TimerWheelOutOfMemoryTest {
         }
         List<TestEntry> all = new ArrayList<>();
         SplittableRandom random = new SplittableRandom(11);
-        for (int i = 0; i < KeySort.WIDE_MIN + 38; i++) { // the current tick, in no order: one wide radix sort
+        for (int i = 0; i < 570; i++) { // the current tick, in no order: one wide radix sort, no other growth
             TestEntry e = new TestEntry(id++, start + 1_000 + random.nextLong(1L << 19));
             wheel.add(e);
             all.add(e);
         }
-        int[] faults = {0};
+        assertEquals(KeySort.RADIX + 1, wheel.radixCounters(), "byte passes' counters so far");
         SortedRun.growthFault = () -> {
-            faults[0]++;
             throw new OutOfMemoryError("injected");
         };
         long target = start + (1L << 19) + 2_000; // the same tick: every entry is due
         assertThrows(OutOfMemoryError.class, () -> wheel.advance(target));
         SortedRun.growthFault = null;
-        assertEquals(1, faults[0], "the counters' growth was the one that failed");
         assertEquals(all.size(), wheel.size(), "nothing left the wheel");
+        // the one growth this advance needs is the counters' (the scratch and the arrays are large enough):
+        // without a fault, it is the only thing the advance grows
+        assertEquals(KeySort.RADIX + 1, wheel.radixCounters(), "the counters' growth failed");
         List<TestEntry> removed = new ArrayList<>();
-        for (int i = 0; i < all.size(); i += 7) {
+        for (int i = 0; i < all.size(); i += 50) { // cancels, leaving KeySort.WIDE_MIN or more to sort
             assertTrue(wheel.remove(all.get(i)));
             removed.add(all.get(i));
         }
         all.removeAll(removed);
+        assertTrue(all.size() >= KeySort.WIDE_MIN);
         all.sort((a, b) -> a.deadline() != b.deadline() ? Long.compare(a.deadline(), b.deadline())
                 : Integer.compare(a.sequence(), b.sequence()));
+        int[] growths = {0};
+        SortedRun.growthFault = () -> growths[0]++;
         assertEquals(all.size(), wheel.advance(target), "waiting to be polled");
+        SortedRun.growthFault = null;
+        assertEquals(1, growths[0], "the counters grew, and nothing else did");
+        assertEquals(KeySort.WIDE_RADIX + 1, wheel.radixCounters());
         List<TestEntry> out = new ArrayList<>();
         for (TestEntry e; (e = wheel.poll()) != null; ) {
             out.add(e);
