@@ -3,7 +3,7 @@ package io.timewheel.wheel;
 /**
  * Sorts of primitive keys for {@link TimerWheel}'s batches, with no allocation (the JDK's Arrays.sort may
  * allocate a buffer when it finds runs): an in-place quicksort, stack depth O(log n), and an LSD radix sort
- * over a band of bits, branch-free and O(n) per digit of the band, for large batches of keys that differ only
+ * over a band of bits, O(n) per digit of the band with no branch per key, for large batches of keys that differ only
  * in a narrow band (the deadlines of one tick or one slot).
  */
 final class KeySort {
