@@ -16,8 +16,8 @@ public abstract class TimerEntry {
     /** {@link #location}: in a {@link StripedInbox}, offered and not yet handed out or retracted. */
     static final int IN_INBOX = -3;
     /**
-     * {@link #location}: at or below it, in its wheel's {@link SortedRun} at position {@code IN_RUN - location}:
-     * in level 0 (a slot's chain, or the current slot) or found due and waiting for {@link TimerWheel#poll()}.
+     * {@link #location}: at or below it, in its wheel's {@link SortedRun} (found due and waiting for
+     * {@link TimerWheel#poll()}, or in the current slot), at position {@code IN_RUN - location}.
      */
     static final int IN_RUN = -4;
 
@@ -29,16 +29,15 @@ public abstract class TimerEntry {
      */
     int sequence;
     /**
-     * Where the entry is: {@code row * 64 + slot} above level 0 (TimerWheel's notes: level k's banks are rows
-     * 2k and 2k + 1), {@link #IN_RUN} minus a position in the wheel's sorted run (level 0, or found due),
-     * {@link #IN_INBOX} or {@link #DETACHED}.
+     * Where the entry is: {@code row * 64 + slot} (TimerWheel's notes: level k's banks are rows 2k and 2k + 1),
+     * {@link #IN_RUN} minus a position in the wheel's sorted run, {@link #IN_INBOX} or {@link #DETACHED}.
      * Wheel thread; written by a {@link StripedInbox}'s producer before it publishes the entry, and by one
      * that retracts it.
      */
     int location = DETACHED;
     /**
-     * Doubly-linked slot list above level 0 (null in the sorted run). Wheel thread; {@code next} is also the
-     * {@link StripedInbox} link while the entry is offered there.
+     * Doubly-linked slot list (null in the sorted run). Wheel thread; {@code next} is also the {@link StripedInbox} link while the
+     * entry is offered there.
      */
     TimerEntry prev, next;
 

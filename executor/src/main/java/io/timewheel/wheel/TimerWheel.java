@@ -8,8 +8,8 @@ import java.util.function.Consumer;
  *
  * <p>Not thread safe: one thread owns a wheel and makes every call. The wheel never reads a clock: each
  * operation works against the time given to the last {@link #advance(long)}. It never locks, and allocates
- * only to grow its level 0 and sorted run (the level-0 slots, the current one and the expired entries, held
- * as arrays) to the largest they have held (kept and reused after).
+ * only to grow its sorted run (the current slot and the expired entries, as arrays) to the largest it has
+ * held (kept and reused after).
  *
  * @param <E> the entry type
  */
@@ -44,10 +44,9 @@ public final class TimerWheel<E extends TimerEntry> {
      * Invariants (between calls):
      *   I1  level 0: every entry in slot digit_0(C) of the current window's bank (the current slot) has tick
      *       <= tick(C); every other entry of that bank lies in the current window, in a later slot than C;
-     *       every entry of the other bank lies in the next window (if level 0 is banked). Level 0's entries
-     *       have positions in the sorted run's pool (SortedRun): a slot other than the current one is a chain
-     *       of positions there; the current slot's entries are in the sorted run proper, in order or as
-     *       newcomers added since the last advance, which the next advance sorts in.
+     *       every entry of the other bank lies in the next window (if level 0 is banked). The current slot's
+     *       entries wait in the sorted run, not in its lanes (which are empty between calls): in order, or as
+     *       newcomers added since the last advance, which the next advance sorts in (SortedRun).
      *   I2  level 0 < k < L-1: entries of the current window's bank share C's digits above k and their digit
      *       k is greater than C's, so an occupied slot is always ahead of the clock (next occupied slot =
      *       lowest set bitmap bit); entries of the other bank lie in the level's next window. The slot above a
@@ -66,13 +65,11 @@ public final class TimerWheel<E extends TimerEntry> {
      *   I7  the sorted run holds exactly the entries found due by advance and not yet polled, in (deadline,
      *       sequence) order ahead of the current slot's (SortedRun's R3, R4). size counts slot entries plus the
      *       run's.
-     *   I8  an entry is in exactly one place: one lane of one slot above level 0, one level-0 slot's chain in
-     *       the run's pool, the sorted run proper, or none (location says which slot above level 0, or the
-     *       entry's position in the pool, whose state says which of the other two; the lane follows from the
-     *       slot and the entry's sequence, see I9; the level-0 slot from the deadline, level0Index).
-     *   I9  lanes: a slot above level 0 is LANES linked lists of entries; counts[i] is the number of entries
-     *       in all lanes of slot i, or in level-0 slot i's chain. An entry of slot i waits in lane
-     *       (sequence & LANE_MASK). Level 0's lanes stay empty.
+     *   I8  an entry is in exactly one place: one lane of one slot, the sorted run, or none (location says
+     *       which slot, or the entry's position in the run; the lane follows from the slot and the entry's
+     *       sequence, see I9).
+     *   I9  lanes: a slot is LANES linked lists; counts[i] is the number of entries in all lanes of slot i. An
+     *       entry of slot i waits in lane (sequence & LANE_MASK).
      *
      * Advance from C to N (N >= C): first the level-0 slots the clock passed (due entries only; in either bank),
      * then for each level from the top down, the slots the clock passed or entered (in either bank: a bank
@@ -81,16 +78,13 @@ public final class TimerWheel<E extends TimerEntry> {
      * are detached whole and each of their entries either joins the sorted run (deadline <= N) or is placed
      * again relative to N, which sends it to a lower level (a cascade) or, at the top, back to its slot for
      * another rotation. Placing an entry again is idempotent, so visiting a slot that holds valid entries is
-     * harmless. A level-0 slot is rebuilt within the pool: its positions join the run, untouched (in a
-     * one-level wheel those a rotation ahead are placed again). The current level-0 slot is never rebuilt: when
-     * the clock enters a new tick, the old current slot's sorted entries are due (SortedRun.endTick; in a
-     * one-level wheel those a rotation ahead are placed again) and the new current slot's positions join the
-     * run; the advance ends by sorting everything that
+     * harmless. The current level-0 slot is never rebuilt: when the clock enters a new tick, the old current
+     * slot's sorted entries are due (SortedRun.endTick; in a one-level wheel those a rotation ahead are placed
+     * again) and the new current slot's entries join the run; the advance ends by sorting everything that
      * joined the run (the found-due entries, the new current slot, entries placed in it) into the run once,
      * by their deadlines as primitive keys, and moving the run's found-due boundary past what is due at N. So
      * many advances within one tick cost only the entries they expire, and an entry is written once when it
-     * is filed in level 0 (or joins the run from above) and once when it leaves: no relinking in deadline
-     * order, no walk over the entries of a slot that becomes current, no walk to mark the due head
+     * joins the run and once when it leaves it: no relinking in deadline order, no walk to mark the due head
      * (WheelBenchmark.advance and window: bench/results/jdk17/sorted-run-compare.txt). The slot grid decides
      * where entries wait, never when they fire, so none is handed out early and equal deadlines come out in
      * insertion order whatever path they cascaded through. An advance visits the slots from settled, the time
@@ -120,11 +114,10 @@ public final class TimerWheel<E extends TimerEntry> {
      * slot). The sorted run holds its entries in arrays with a copy of each deadline, and sorts positions by
      * those copies (an LSD radix sort for large batches of one tick's deadlines), reading an entry only to
      * break an exact tie: an entry's line is loaded once, when it joins the run, and again when it is handed
-     * out. Level 0 is held the same way, each slot a chain of chunks of positions in the run's pool (SortedRun's
-     * notes: Why level 0 too), so a slot becoming current costs a walk over ints in address order. Arrays for
-     * every slot of every level would cost a reference and a deadline copy per pending entry (25 bytes more
-     * per timer, past the 60-byte budget of the executor's task); level 0 holds only the timers due within
-     * two of its windows (134 ms at the default tick), so the pool is sized by them, not by all pending ones.
+     * out. Arrays for every slot would expose every load to the memory system at once, but cost a slot array
+     * reference and a deadline per pending entry (8-12 bytes more per timer: past the 60-byte budget of the
+     * executor's task, whose 56 bytes have no padding to spare); the run holds only the current slot and
+     * the entries found due.
      *
      * Pacing. One advance can move thousands of entries (a slot joining the run when it becomes current, a
      * cascade), hundreds of microseconds of its thread. A driver whose thread shares CPUs with latency-sensitive
@@ -190,8 +183,6 @@ public final class TimerWheel<E extends TimerEntry> {
         place(entry);
         paced();
     };
-    /** Runs the pacer's count for an entry the run moved (a field: no allocation per advance). */
-    private final Runnable step = this::paced;
     private long time;
     /**
      * Every slot the clock passed or entered up to this time has been visited: the time of the last advance
@@ -295,8 +286,8 @@ public final class TimerWheel<E extends TimerEntry> {
     }
 
     /**
-     * Adds an entry with its current {@link TimerEntry#deadline()}, in O(1) (amortized when it goes into
-     * level 0: the sorted run's arrays may grow; the current slot's are sorted in by the next advance). Any deadline is
+     * Adds an entry with its current {@link TimerEntry#deadline()}, in O(1) (amortized when it goes into the
+     * current level-0 slot: the sorted run's arrays may grow; the next advance sorts it in). Any deadline is
      * accepted: one at or before the wheel's time is handed out by the next {@link #advance}; one up to
      * {@code Long.MAX_VALUE} ns ahead waits for it.
      *
@@ -337,9 +328,7 @@ public final class TimerWheel<E extends TimerEntry> {
             return false;
         }
         if (location <= TimerEntry.IN_RUN) {
-            if (run.remove(entry)) {
-                countOut(level0Index(entry.deadline)); // it was listed in a level-0 slot
-            }
+            run.remove(entry);
         } else {
             unlinkFromSlot(entry, location);
         }
@@ -368,7 +357,9 @@ public final class TimerWheel<E extends TimerEntry> {
             // again); the new current slot's join the run, to be sorted with everything else found below.
             run.merge(now); // the old tick's newcomers first, so that endTick sees every entry of the old slot
             run.endTick(now, replace);
-            if (counts[current] != 0) {
+            int n = counts[current];
+            if (n != 0) {
+                run.reserve(n);
                 joinRun(current);
             }
         }
@@ -456,9 +447,6 @@ public final class TimerWheel<E extends TimerEntry> {
         }
         int slotsLeft = SLOT_MASK - digit(now, level); // after the current one, in this window
         int keep = (int) ((long) movingTotal[level] * slotsLeft / SLOTS);
-        if (n > keep) {
-            run.reserve(n - keep); // those that come down to level 0 take positions: no allocation in the walk
-        }
         int lane = index << LANE_BITS;
         for (int j = 0; n > keep; j = (j + 1) & LANE_MASK) {
             TimerEntry entry = heads[lane | j];
@@ -474,14 +462,6 @@ public final class TimerWheel<E extends TimerEntry> {
     /** Whether an entry is found due and not polled yet (white-box tests). */
     boolean isFoundDue(TimerEntry entry) {
         return run.isFoundDue(entry);
-    }
-
-    /**
-     * The level-0 slot index (row * 64 + slot) an entry is listed in, or -1 if it is not listed (in a slot of a
-     * higher level, in the sorted run proper, or in no wheel): white-box tests.
-     */
-    int listedSlot(TimerEntry entry) {
-        return run.listOf(entry);
     }
 
     /** The sorted run's radix counters (white-box tests). */
@@ -598,19 +578,11 @@ public final class TimerWheel<E extends TimerEntry> {
                 }
             }
         }
-        if (index == current) {
-            run.append(entry, time); // the current slot: sorted in by the next advance (I1)
-        } else if (index < SortedRun.LISTS) {
-            run.file(entry, index); // level 0: a position in the run's pool, listed in its slot (I9)
-            countIn(index, entry.deadline);
-        } else {
+        if (index != current) {
             link(entry, index);
+        } else {
+            run.append(entry, time); // the current slot: sorted in by the next advance (I1)
         }
-    }
-
-    /** The level-0 slot an entry filed in level 0 waits in: its deadline's digit, in its window's bank. */
-    private int level0Index(long deadline) {
-        return (bankRow(0, window(0, deadline)) << SLOT_BITS) | digit(deadline, 0);
     }
 
     private int digit(long t, int level) {
@@ -649,28 +621,16 @@ public final class TimerWheel<E extends TimerEntry> {
             tail.next = entry;
         }
         tails[lane] = entry;
-        countIn(index, entry.deadline);
-    }
-
-    /** One more entry in slot {@code index}: its count, bitmap bit and minimum (I5, I6). */
-    private void countIn(int index, long deadline) {
         if (counts[index]++ == 0) {
             occupied[index >>> SLOT_BITS] |= 1L << (index & SLOT_MASK);
-            slotMin[index] = deadline;
+            slotMin[index] = entry.deadline;
         } else {
             // Relative to the wheel's time, not to each other: a slot can hold a deadline nearly 2^63 ns ahead
             // (a round count in the current slot of a one-level wheel) beside one behind the clock, and their
             // difference would overflow. Every deadline in the wheel, and slotMin, is within range of time.
-            if (deadline - time < slotMin[index] - time) {
-                slotMin[index] = deadline;
+            if (entry.deadline - time < slotMin[index] - time) {
+                slotMin[index] = entry.deadline;
             }
-        }
-    }
-
-    /** One entry fewer in slot {@code index} (I5). */
-    private void countOut(int index) {
-        if (--counts[index] == 0) {
-            occupied[index >>> SLOT_BITS] &= ~(1L << (index & SLOT_MASK));
         }
     }
 
@@ -687,7 +647,9 @@ public final class TimerWheel<E extends TimerEntry> {
         } else {
             next.prev = prev;
         }
-        countOut(index);
+        if (--counts[index] == 0) {
+            occupied[index >>> SLOT_BITS] &= ~(1L << (index & SLOT_MASK));
+        }
         entry.prev = entry.next = null;
         entry.location = TimerEntry.DETACHED;
     }
@@ -725,11 +687,7 @@ public final class TimerWheel<E extends TimerEntry> {
      * lockstep, one entry from each in turn, so the cache misses of the lanes overlap.
      */
     private void rebuildSlot(int index, long now) {
-        if (index < SortedRun.LISTS) {
-            rebuildListed(index, now);
-            return;
-        }
-        run.reserve(counts[index]); // each entry takes a position at most once: no allocation in the walk
+        run.reserve(counts[index]); // each entry joins the run at most once: no allocation in the walk
         TimerEntry[] cursor = detachLanes(index);
         TimerEntry[] round = this.round;
         for (;;) {
@@ -768,34 +726,29 @@ public final class TimerWheel<E extends TimerEntry> {
             heads[base | j] = null;
             tails[base | j] = null;
         }
-        clearSlot(index);
+        counts[index] = 0;
+        occupied[index >>> SLOT_BITS] &= ~(1L << (index & SLOT_MASK));
         return cursor;
     }
 
     /**
-     * Rebuilds a level-0 slot the clock passed: its entries join the run as newcomers (due), or in a one-level
-     * wheel, those a rotation or more ahead are placed again (in the same slot, or the current one). A walk over
-     * the run's positions in address order: no due entry is touched.
-     */
-    private void rebuildListed(int index, long now) {
-        run.reserve(counts[index]); // those placed again take new positions: no allocation in the walk
-        clearSlot(index);
-        run.joinSlot(index, now, false, replace, step);
-    }
-
-    /**
-     * The slot that just became current joins the sorted run (as newcomers: the advance's merge sorts them): a
-     * walk over its positions, no entry touched.
+     * Moves the entries of the slot that just became current into the sorted run (as newcomers: the advance's
+     * merge sorts them). Its lanes are walked in lockstep, so the cache misses of the lanes overlap.
      */
     private void joinRun(int index) {
-        clearSlot(index);
-        run.joinSlot(index, time, true, replace, step);
-    }
-
-    /** Counts a slot empty whose entries a walk is about to take (I5). */
-    private void clearSlot(int index) {
-        counts[index] = 0;
-        occupied[index >>> SLOT_BITS] &= ~(1L << (index & SLOT_MASK));
+        TimerEntry[] cursor = detachLanes(index);
+        for (boolean more = true; more; ) {
+            more = false;
+            for (int j = 0; j < LANES; j++) {
+                TimerEntry entry = cursor[j];
+                if (entry != null) {
+                    more = true;
+                    cursor[j] = entry.next;
+                    run.append(entry, time);
+                    paced();
+                }
+            }
+        }
     }
 
     private long earlier(long a, long b) {

@@ -54,13 +54,10 @@ final class WheelChecks {
         int levels = wheel.levels();
         long t = wheel.time();
         long d = e.deadline();
-        // a level-0 entry waits listed in its slot, at a position of the sorted run's pool (SortedRun's notes)
-        int listed = wheel.listedSlot(e);
-        int k = listed >= 0 ? 0 : e.level();
-        int slot = listed >= 0 ? listed & 63 : e.slot();
-        int entryRow = listed >= 0 ? listed >>> 6 : e.row();
+        int k = e.level();
+        int slot = e.slot();
         boolean sameTick = (d >>> s) == (t >>> s);
-        if (e.inRun() && listed < 0) {
+        if (e.inRun()) {
             // I1: the current slot's entries wait in the sorted run: due ones, this tick's, and in a one-level
             // wheel those whose digit is the clock's (a rotation or more ahead)
             assertTrue(d - t <= 0 || sameTick || (levels == 1 && digit(d, s, 0) == digit(t, s, 0)),
@@ -76,7 +73,7 @@ final class WheelChecks {
         // the level: 64 of its slots); an entry of a level's next window may wait in its other bank already
         int banked = Math.max(0, levels - 2);
         int currentRow = row(0, t, s, banked);
-        boolean currentSlot = entryRow == currentRow && slot == digit(t, s, 0);
+        boolean currentSlot = e.row() == currentRow && slot == digit(t, s, 0);
         // I1: due entries and entries in the current tick wait in the current slot, which is the sorted run
         assertFalse(d - t <= 0 || sameTick, () -> "due or same-tick entry outside the sorted run: " + e + " at time " + t);
         assertFalse(currentSlot, () -> "an entry in the current slot's lanes: " + e + " at time " + t);
@@ -84,20 +81,20 @@ final class WheelChecks {
         int windowShift = s + 6 * (k + 1);
         if (k < banked && (d >>> windowShift) - (t >>> windowShift) == 1) {
             // I1, I2: the level's next window, in its other bank
-            assertEquals(row(k, d, s, banked), entryRow, () -> "next-window entry in the wrong bank: " + e + " at time " + t);
+            assertEquals(row(k, d, s, banked), e.row(), () -> "next-window entry in the wrong bank: " + e + " at time " + t);
         } else if (k == levels - 1) {
             // I3: a top-level entry's prefix is ahead of the clock's (a current-slot entry of a one-level
             // wheel with the same digit waits for its rotations).
             long prefixShift = s + 6L * (levels - 1);
             assertTrue((d >>> prefixShift) != (t >>> prefixShift),
                     () -> "top-level entry whose prefix equals the clock's: " + e + " at time " + t);
-            assertEquals(2 * k, entryRow, () -> "top-level entry outside the top's row: " + e);
+            assertEquals(2 * k, e.row(), () -> "top-level entry outside the top's row: " + e);
         } else {
             // I1, I2: below the top, an entry shares the clock's digits above its level and its digit is ahead.
             int above = s + 6 * (k + 1);
             assertEquals(t >>> above, d >>> above, () -> "entry outside the clock's window at level " + k + ": " + e + " at " + t);
             assertTrue(slot > digit(t, s, k), () -> "entry not ahead of the clock at its level: " + e + " at time " + t);
-            assertEquals(row(k, t, s, banked), entryRow, () -> "current-window entry outside the current bank: " + e + " at time " + t);
+            assertEquals(row(k, t, s, banked), e.row(), () -> "current-window entry outside the current bank: " + e + " at time " + t);
         }
     }
 
