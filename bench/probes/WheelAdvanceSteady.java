@@ -7,14 +7,23 @@ import java.util.SplittableRandom;
 
 /**
  * Issue 26: WheelBenchmark.advance's scenario at a steady state. 100,000 timers due within 100 ms, expired in 1 ms
- * steps on a fresh wheel, round after round with the same entries (no allocation per round); the first third of
+ * steps, round after round with the same entries and one wheel (as an executor's: its arrays at their working size,
+ * no allocation per round; until session 47 each round had a fresh wheel, whose arrays grew in the timed part, and
+ * its adds were not timed at all), each round 268 ms after the last; the first third of
  * the rounds is warm-up, the rest are reported as the median, p10 and p90 of ns per timer. JMH's single shots
  * give the advance ~100 calls each, so they see code still being compiled and a fresh heap every iteration; this
  * shows what the compiled wheel costs. A probe, not part of the build:
  * <pre>
  * javac -d /tmp/was -cp executor/target/classes bench/probes/WheelAdvanceSteady.java
  * java -cp executor/target/classes:/tmp/was WheelAdvanceSteady 900
+ * java -cp executor/target/classes:/tmp/was WheelAdvanceSteady 900 add
+ * java -cp executor/target/classes:/tmp/was WheelAdvanceSteady 900 total
+ * java -cp executor/target/classes:/tmp/was WheelAdvanceSteady 900 window
  * </pre>
+ * With {@code add}, the adds are timed instead of the advances (the same rounds: what filing costs the
+ * wheel's thread); with {@code total}, both. With {@code window}, WheelBenchmark.window's scenario: the timers
+ * are due 70 to 170 ms ahead and one advance to 170 ms expires them all (level-0 slots passed, and a cascade
+ * from level 1).
  */
 public class WheelAdvanceSteady {
     static final class Entry extends TimerEntry {
@@ -29,23 +38,40 @@ public class WheelAdvanceSteady {
 
     public static void main(String[] a) {
         int rounds = Integer.parseInt(a[0]);
+        String mode = a.length > 1 ? a[1] : "advance";
+        boolean timeAdds = mode.equals("add"), total = mode.equals("total"), window = mode.equals("window");
         Entry[] entries = new Entry[BATCH];
         for (int i = 0; i < BATCH; i++) {
             entries[i] = new Entry();
         }
         SplittableRandom random = new SplittableRandom(7);
         List<Double> nanos = new ArrayList<>();
+        TimerWheel<Entry> wheel = new TimerWheel<>(1L << 20, START);
         for (int round = 0; round < rounds; round++) {
-            TimerWheel<Entry> wheel = new TimerWheel<>(1L << 20, START);
+            long base = START + ((long) round << 28); // 268 ms on per round: the same level-0 window alignment
             for (Entry e : entries) {
-                e.arm(START + 1 + random.nextLong(100 * MS));
+                e.arm(window ? base + 70 * MS + random.nextLong(100 * MS) : base + 1 + random.nextLong(100 * MS));
+            }
+            long a0 = System.nanoTime();
+            for (Entry e : entries) {
                 wheel.add(e);
             }
+            long a1 = System.nanoTime();
             long before = expired, t0 = System.nanoTime();
-            for (long t = START + MS; t <= START + 101 * MS; t += MS) {
-                wheel.expire(t, e -> expired++);
+            if (window) {
+                wheel.expire(base + 170 * MS, e -> expired++);
+            } else {
+                for (long t = base + MS; t <= base + 101 * MS; t += MS) {
+                    wheel.expire(t, e -> expired++);
+                }
             }
             long t1 = System.nanoTime();
+            if (timeAdds) {
+                t0 = a0;
+                t1 = a1;
+            } else if (total) {
+                t0 = a0; // the adds and the advances: the wheel thread's whole work per timer
+            }
             if (expired - before != BATCH) {
                 throw new AssertionError("expired " + (expired - before) + " of " + BATCH);
             }
@@ -54,8 +80,8 @@ public class WheelAdvanceSteady {
             }
         }
         Collections.sort(nanos);
-        System.out.printf("WheelAdvanceSteady: median %.1f ns per timer, p10 %.1f, p90 %.1f (%d rounds after %d of warm-up)%n",
-                nanos.get(nanos.size() / 2), nanos.get(nanos.size() / 10), nanos.get(nanos.size() * 9 / 10),
-                nanos.size(), rounds - nanos.size());
+        System.out.printf("WheelAdvanceSteady%s: median %.1f ns per timer, p10 %.1f, p90 %.1f (%d rounds after %d of warm-up)%n",
+ mode.equals("advance") ? "" : " (" + mode + ")", nanos.get(nanos.size() / 2), nanos.get(nanos.size() / 10),
+                nanos.get(nanos.size() * 9 / 10), nanos.size(), rounds - nanos.size());
     }
 }
