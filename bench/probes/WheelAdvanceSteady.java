@@ -19,11 +19,14 @@ import java.util.SplittableRandom;
  * java -cp executor/target/classes:/tmp/was WheelAdvanceSteady 900 add
  * java -cp executor/target/classes:/tmp/was WheelAdvanceSteady 900 total
  * java -cp executor/target/classes:/tmp/was WheelAdvanceSteady 900 window
+ * java -cp executor/target/classes:/tmp/was WheelAdvanceSteady 900 near
  * </pre>
  * With {@code add}, the adds are timed instead of the advances (the same rounds: what filing costs the
  * wheel's thread); with {@code total}, both. With {@code window}, WheelBenchmark.window's scenario: the timers
  * are due 70 to 170 ms ahead and one advance to 170 ms expires them all (level-0 slots passed, and a cascade
- * from level 1).
+ * from level 1). The adds of a round land 167-267 ms ahead of the wheel's time (the last round ended 101 ms
+ * after its start), in level 1, so the advances cascade them into level 0; with {@code near}, the wheel is first
+ * advanced to the round's start (untimed), so they land in level 0 and nothing cascades.
  */
 public class WheelAdvanceSteady {
     static final class Entry extends TimerEntry {
@@ -40,6 +43,7 @@ public class WheelAdvanceSteady {
         int rounds = Integer.parseInt(a[0]);
         String mode = a.length > 1 ? a[1] : "advance";
         boolean timeAdds = mode.equals("add"), total = mode.equals("total"), window = mode.equals("window");
+        boolean near = mode.equals("near");
         Entry[] entries = new Entry[BATCH];
         for (int i = 0; i < BATCH; i++) {
             entries[i] = new Entry();
@@ -49,6 +53,9 @@ public class WheelAdvanceSteady {
         TimerWheel<Entry> wheel = new TimerWheel<>(1L << 20, START);
         for (int round = 0; round < rounds; round++) {
             long base = START + ((long) round << 28); // 268 ms on per round: the same level-0 window alignment
+            if (near) {
+                wheel.advance(base); // untimed: the adds land 0-100 ms ahead, in level 0 (no cascade)
+            }
             for (Entry e : entries) {
                 e.arm(window ? base + 70 * MS + random.nextLong(100 * MS) : base + 1 + random.nextLong(100 * MS));
             }
