@@ -118,9 +118,10 @@ public final class TimerWheel<E extends TimerEntry> {
      * reference and a deadline per pending entry (8-12 bytes more per timer: past the 60-byte budget of the
      * executor's task, whose 56 bytes have no padding to spare); the run holds only the current slot and
      * the entries found due. Level 0 alone held that way (a pool of positions, each slot a chain of chunks of
-     * them, so that a slot becoming current joins the run untouched: dc798ff, reverted) was faster with a
-     * fresh wheel, slower with a long-lived one whose timers cascade into level 0 (under G1 and ParallelGC),
-     * and kept 33.5 bytes more per level-0 timer (bench/results/jdk17/level0-pool.txt).
+     * them, so that a slot becoming current joins the run untouched: dc798ff, reverted): without cascades its
+     * advance was faster but its adds slower by as much (the wheel thread's add + advance at parity); with
+     * timers cascading into level 0 it was slower (under G1 and ParallelGC); and it kept 33.5 bytes more per
+     * level-0 timer (bench/results/jdk17/level0-pool.txt).
      *
      * Pacing. One advance can move thousands of entries (a slot joining the run when it becomes current, a
      * cascade), hundreds of microseconds of its thread. A driver whose thread shares CPUs with latency-sensitive
