@@ -4,7 +4,10 @@
  * between the two modes shows inside one JVM, and the CPU time of the tick thread over the measured seconds.
  *
  *   "tw" N:      N threads schedule a 30 s timer and cancel it at once, on a WheelScheduledExecutorService
- *                holding 1M far timers (1-2 h), as ScheduleCancelBenchmark (timewheel, 1M pending) does;
+ *                holding 1M far timers (1-2 h), as ScheduleCancelBenchmark (timewheel, 1M pending) does; with
+ *                a third argument "collide", the first two producers get thread ids equal mod 16, so they
+ *                share an inbox stripe and a queued-count cell (which both pick by thread id); the output
+ *                gives every producer's id mod 16;
  *   "alloc" N:   the control: N threads each allocate small objects into a private ring and share nothing,
  *                with 1M old objects on the heap (no timewheel code at all);
  *   "rtt":       what a cache line shared by two threads costs: two threads pass one volatile counter back and
@@ -46,6 +49,7 @@ public class ProducerModes {
             return;
         }
         boolean timers = args[0].equals("tw");
+        boolean collide = args.length > 2 && args[2].equals("collide");
         int threads = Integer.parseInt(args[1]);
         io.timewheel.executor.WheelScheduledExecutorService executor = null;
         Object[] old = null;
@@ -73,6 +77,11 @@ public class ProducerModes {
         io.timewheel.executor.WheelScheduledExecutorService e = executor;
         Thread[] producers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
+            if (collide && t == 1) {
+                while ((nextId() & 15) != (producers[0].getId() & 15)) {
+                    // unstarted threads, only to move the id counter on: producer 1 shares producer 0's stripe
+                }
+            }
             Thread thread = producers[t] = new Thread(new Runnable() {
                 @Override
                 public void run() {
@@ -120,7 +129,11 @@ public class ProducerModes {
         for (Thread producer : producers) {
             producer.join();
         }
-        System.out.printf("%s %d threads, M ops per second:%s%s%n", args[0], threads, perSecond,
+        StringBuilder stripes = new StringBuilder();
+        for (Thread producer : producers) {
+            stripes.append(' ').append(producer.getId() & 15);
+        }
+        System.out.printf("%s %d threads (ids mod 16:%s), M ops per second:%s%s%n", args[0], threads, stripes, perSecond,
                 tick < 0 ? "" : String.format(" | tick thread CPU over those 8 s: %.0f ms", (mx.getThreadCpuTime(tick) - tick0) / 1e6));
         if (executor != null) {
             executor.shutdownNow();
@@ -128,6 +141,12 @@ public class ProducerModes {
         if (old != null && old[0] == null) {
             System.out.println();
         }
+    }
+
+    /** The id the next thread created will get, plus one: creates an unstarted thread and returns its id. */
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() needs Java 19
+    private static long nextId() {
+        return new Thread(() -> { }).getId() + 1;
     }
 
     private static void roundTrips() throws InterruptedException {
