@@ -143,7 +143,7 @@ public class ProducerModes {
         }
     }
 
-    /** The id the next thread created will get, plus one: creates an unstarted thread and returns its id. */
+    /** Creates an unstarted thread (it only moves the id counter on) and returns the id the next thread will get. */
     @SuppressWarnings("deprecation") // Thread.getId(): threadId() needs Java 19
     private static long nextId() {
         return new Thread(() -> { }).getId() + 1;
