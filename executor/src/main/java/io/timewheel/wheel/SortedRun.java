@@ -59,40 +59,30 @@ final class SortedRun {
     /** The entry at each position, or null. */
     private TimerEntry[] refs = new TimerEntry[0];
     /** The deadline of the entry at each position, as it was when it joined (kept after it leaves: R2). */
-    private long[] deadlines = new long[0];
+    long[] deadlines = new long[0];
     /** Positions in (deadline, sequence) order (R2), and the merge's target (swapped with order). */
     private int[] order = new int[0], spare = new int[0];
     /** Scratch of a merge's sort: the newcomers' positions, their keys, the radix sort's buffer. */
     private int[] fresh = new int[0];
     private long[] keys = new long[0], buffer = new long[0];
     /** The radix sort's counters: for byte passes, grown for 11-bit ones by the first merge that may take them. */
-    private int[] radixCount = new int[KeySort.RADIX + 1];
+    int[] radixCount = new int[KeySort.RADIX + 1];
 
-    private int next, sortedLimit;
+    private int next;
+    int sortedLimit;
     private int head, due, end;
-    private int dueCount, pendingCount, newCount;
+    int dueCount, pendingCount, newCount;
     private long newcomerMin;
     /** The time of the last moveDue: every sorted live entry due by then is found due, no other (R3, R4). */
-    private long dueUpTo;
-    /** Tests only: run before the run's arrays or scratch grow (to throw as an allocation failing would), else null. */
-    static Runnable growthFault;
-    /** Compactions so far (tests). */
-    private int compactions;
+    long dueUpTo;
+    /** Run before the arrays or scratch grow, or null: a fault the tests inject (WheelSeam). Any thread. */
+    static volatile Runnable growthFault;
+    /** Compactions so far (read by the tests' WheelSeam). Wheel thread. */
+    int compactions;
 
     /** Live entries found due, waiting to be polled. */
     int dueCount() {
         return dueCount;
-    }
-
-    /** Live entries not found due: the current slot's, sorted or not yet. */
-    int pendingCount() {
-        return pendingCount + newCount;
-    }
-
-    /** Whether an entry is in the run and found due (R4). */
-    boolean isFoundDue(TimerEntry entry) {
-        int p = TimerEntry.IN_RUN - entry.location;
-        return entry.location <= TimerEntry.IN_RUN && p < sortedLimit && deadlines[p] - dueUpTo <= 0;
     }
 
     /** Makes room for n more appends without allocating (see the notes: Room). */
@@ -431,15 +421,6 @@ final class SortedRun {
         if (dueCount + pendingCount + newCount == 0 && next != 0) {
             next = sortedLimit = head = due = end = 0;
         }
-    }
-
-    int compactions() {
-        return compactions;
-    }
-
-    /** The radix sort's counters, 257 or (once grown for 11-bit passes) 2049 (tests). */
-    int radixCounters() {
-        return radixCount.length;
     }
 
     /** Moves the live entries to positions 0 .. live - 1, in position order, keeping the run's order. */

@@ -181,7 +181,7 @@ public final class TimerWheel<E extends TimerEntry> {
     /** Per banked level: that slot's count when the move began. */
     private final int[] movingTotal;
     /** The entries found due and not yet polled, then the current slot's (I1, I7). */
-    private final SortedRun run = new SortedRun();
+    final SortedRun run = new SortedRun();
     /** Places again an entry that left the sorted run at a tick's end (a field: no allocation per advance). */
     private final Consumer<TimerEntry> replace = entry -> {
         place(entry);
@@ -461,16 +461,6 @@ public final class TimerWheel<E extends TimerEntry> {
                 paced();
             }
         }
-    }
-
-    /** Whether an entry is found due and not polled yet (white-box tests). */
-    boolean isFoundDue(TimerEntry entry) {
-        return run.isFoundDue(entry);
-    }
-
-    /** The sorted run's radix counters (white-box tests). */
-    int radixCounters() {
-        return run.radixCounters();
     }
 
     /**

@@ -248,7 +248,7 @@ class TimerWheelModelTest {
                     yield found == null ? foundDue.first() : found;
                 }
             };
-            assertTrue(wheel.isFoundDue(e), () -> "model says expired, wheel disagrees: " + e);
+            assertTrue(WheelSeam.isFoundDue(wheel, e), () -> "model says expired, wheel disagrees: " + e);
             remove(e);
         }
 
@@ -426,7 +426,7 @@ class TimerWheelModelTest {
                 byte s = state[e.id];
                 assertEquals(s == DETACHED ? 0 : 1, visits[e.id], () -> "forEach visits of " + e + " in model state " + s);
                 assertEquals(s != DETACHED, e.isInWheel());
-                assertEquals(s == FOUND_DUE, wheel.isFoundDue(e), () -> "expired-list membership of " + e);
+                assertEquals(s == FOUND_DUE, WheelSeam.isFoundDue(wheel, e), () -> "expired-list membership of " + e);
                 if (s == PENDING || s == ADDED_DUE) {
                     WheelChecks.checkWaiting(wheel, e);
                 }

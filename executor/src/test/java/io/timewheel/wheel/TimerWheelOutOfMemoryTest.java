@@ -18,13 +18,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * An advance cut short because the sorted run cannot grow (an OutOfMemoryError before a slot is detached) loses
  * nothing: the next advance visits the slots again, and every entry comes out once, in (deadline, sequence)
- * order, never early. The failure is injected at the run's growth (SortedRun.growthFault).
+ * order, never early. The failure is injected at the run's growth (WheelSeam.injectGrowthFault).
  */
 class TimerWheelOutOfMemoryTest {
 
     @AfterEach
     void noFault() {
-        SortedRun.growthFault = null;
+        WheelSeam.injectGrowthFault(null);
     }
 
     /**
@@ -49,12 +49,12 @@ class TimerWheelOutOfMemoryTest {
             wheel.add(e);
             all.add(e);
         }
-        SortedRun.growthFault = () -> {
+        WheelSeam.injectGrowthFault(() -> {
             throw new OutOfMemoryError("injected");
-        };
+        });
         long target = start + 3_000_000_000_000L; // 50 min on: most levels' slots are passed or entered
         assertThrows(OutOfMemoryError.class, () -> wheel.advance(target), "the run's growth fails");
-        SortedRun.growthFault = null;
+        WheelSeam.injectGrowthFault(null);
         assertEquals(all.size(), wheel.size(), "nothing left the wheel");
         // cancels between the cut-short advance and the next: wherever the entries were left, they go
         List<TestEntry> removed = new ArrayList<>();
@@ -111,12 +111,12 @@ class TimerWheelOutOfMemoryTest {
             wheel.add(e);
             all.add(e);
         }
-        SortedRun.growthFault = () -> {
+        WheelSeam.injectGrowthFault(() -> {
             throw new OutOfMemoryError("injected");
-        };
+        });
         long target = start + (5L << 20); // five ticks on: every entry is due
         assertThrows(OutOfMemoryError.class, () -> wheel.advance(target));
-        SortedRun.growthFault = null;
+        WheelSeam.injectGrowthFault(null);
         List<TestEntry> removed = new ArrayList<>();
         for (int i = 0; i < all.size(); i += 3) {
             assertTrue(wheel.remove(all.get(i)));
@@ -159,17 +159,17 @@ class TimerWheelOutOfMemoryTest {
             wheel.add(e);
             all.add(e);
         }
-        assertEquals(KeySort.RADIX + 1, wheel.radixCounters(), "byte passes' counters so far");
-        SortedRun.growthFault = () -> {
+        assertEquals(KeySort.RADIX + 1, WheelSeam.radixCounters(wheel), "byte passes' counters so far");
+        WheelSeam.injectGrowthFault(() -> {
             throw new OutOfMemoryError("injected");
-        };
+        });
         long target = start + (1L << 19) + 2_000; // the same tick: every entry is due
         assertThrows(OutOfMemoryError.class, () -> wheel.advance(target));
-        SortedRun.growthFault = null;
+        WheelSeam.injectGrowthFault(null);
         assertEquals(all.size(), wheel.size(), "nothing left the wheel");
         // the one growth this advance needs is the counters' (the scratch and the arrays are large enough):
         // without a fault, it is the only thing the advance grows
-        assertEquals(KeySort.RADIX + 1, wheel.radixCounters(), "the counters' growth failed");
+        assertEquals(KeySort.RADIX + 1, WheelSeam.radixCounters(wheel), "the counters' growth failed");
         List<TestEntry> removed = new ArrayList<>();
         for (int i = 0; i < all.size(); i += 50) { // cancels, leaving KeySort.WIDE_MIN or more to sort
             assertTrue(wheel.remove(all.get(i)));
@@ -180,11 +180,11 @@ class TimerWheelOutOfMemoryTest {
         all.sort((a, b) -> a.deadline() != b.deadline() ? Long.compare(a.deadline(), b.deadline())
                 : Integer.compare(a.sequence(), b.sequence()));
         int[] growths = {0};
-        SortedRun.growthFault = () -> growths[0]++;
+        WheelSeam.injectGrowthFault(() -> growths[0]++);
         assertEquals(all.size(), wheel.advance(target), "waiting to be polled");
-        SortedRun.growthFault = null;
+        WheelSeam.injectGrowthFault(null);
         assertEquals(1, growths[0], "the counters grew, and nothing else did");
-        assertEquals(KeySort.WIDE_RADIX + 1, wheel.radixCounters());
+        assertEquals(KeySort.WIDE_RADIX + 1, WheelSeam.radixCounters(wheel));
         List<TestEntry> out = new ArrayList<>();
         for (TestEntry e; (e = wheel.poll()) != null; ) {
             out.add(e);

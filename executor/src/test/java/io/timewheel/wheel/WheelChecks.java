@@ -62,7 +62,7 @@ final class WheelChecks {
             // wheel those whose digit is the clock's (a rotation or more ahead)
             assertTrue(d - t <= 0 || sameTick || (levels == 1 && digit(d, s, 0) == digit(t, s, 0)),
                     () -> "entry in the sorted run that belongs in a slot: " + e + " at time " + t);
-            assertFalse(wheel.isFoundDue(e), () -> "a waiting entry counted as found due: " + e + " at time " + t);
+            assertFalse(WheelSeam.isFoundDue(wheel, e), () -> "a waiting entry counted as found due: " + e + " at time " + t);
             return;
         }
         if (k < 0) {
