@@ -1,5 +1,10 @@
 package io.timewheel.executor;
 
+import io.timewheel.executor.internal.Log;
+import io.timewheel.executor.internal.NanoClock;
+import io.timewheel.executor.internal.pool.RunDispatcher;
+import io.timewheel.executor.internal.tick.TickProbe;
+import io.timewheel.executor.internal.tick.TickThread;
 import io.timewheel.wheel.TimerWheel;
 
 import java.util.Objects;
@@ -62,6 +67,8 @@ final class ExecutorOptions {
     long tickNanos = defaultTickNanos();
     boolean dedicatedTickThread;
     NanoClock clock = NanoClock.SYSTEM;
+    /** The tests' probe of the tick thread (Builder.testSeam), or null. */
+    TickProbe probe;
     /** The name in statistics, events, the MXBean and the warning; null: the executor's identity. */
     String name;
     long lateThresholdNanos = defaultLateThresholdNanos();
@@ -122,10 +129,13 @@ final class ExecutorOptions {
         return virtualThreadRuns < 0 ? null : RunDispatcher.onVirtualThreads(executorName + "-run-", virtualThreadRuns);
     }
 
-    /** A tick thread of {@code owner}'s own if asked for or if the clock is a test's, else the JVM's shared one. */
+    /**
+     * A tick thread of {@code owner}'s own if asked for or if the test seam is used (a test's clock or probe),
+     * else the JVM's shared one.
+     */
     TickThread tickThread(Object owner) {
-        return dedicatedTickThread || clock != NanoClock.SYSTEM
-                ? TickThread.dedicated(owner, clock)
+        return dedicatedTickThread || clock != NanoClock.SYSTEM || probe != null
+                ? TickThread.dedicated(owner, clock, probe)
                 : TickThread.shared();
     }
 
@@ -143,7 +153,7 @@ final class ExecutorOptions {
             } catch (NumberFormatException notANumber) {
                 // reported below
             }
-            Log.LOG.log(System.Logger.Level.WARNING,
+            Log.warnOnce("timewheel.lateThresholdMillis=" + value,
                     "ignoring timewheel.lateThresholdMillis=" + value + ": not a positive number of milliseconds");
         }
         return DEFAULT_LATE_THRESHOLD_NANOS;
@@ -155,8 +165,7 @@ final class ExecutorOptions {
             try {
                 return TimerWheel.checkTickNanos(Long.parseLong(value.trim()));
             } catch (RuntimeException e) {
-                Log.LOG.log(System.Logger.Level.WARNING,
-                        "ignoring timewheel.tickNanos=" + value + ": " + e.getMessage());
+                Log.warnOnce("timewheel.tickNanos=" + value, "ignoring timewheel.tickNanos=" + value + ": " + e.getMessage());
             }
         }
         return DEFAULT_TICK_NANOS;

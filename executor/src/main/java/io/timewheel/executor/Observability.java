@@ -1,7 +1,18 @@
 package io.timewheel.executor;
 
+import io.timewheel.executor.internal.NanoClock;
+import io.timewheel.executor.internal.observe.Jmx;
+import io.timewheel.executor.internal.observe.StarvationWatch;
+import io.timewheel.executor.internal.pool.WorkerPool;
+import io.timewheel.executor.internal.pool.WorkerStats;
+import io.timewheel.executor.internal.queue.ReadyQueue;
+import io.timewheel.executor.internal.queue.TaskQueue;
+import io.timewheel.executor.internal.tick.TickThread;
+import io.timewheel.executor.jfr.Jfr;
+
 import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * What one executor shows of itself beyond STPE's getters: its statistics ({@link ExecutorStatistics},
@@ -9,7 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
  * registrations with JFR, JMX and the starvation watch, made when it is built and undone when it terminates.
  * Any thread.
  */
-final class Observability {
+final class Observability implements Supplier<ExecutorStatistics> {
     /*
      * Implementation notes
      *
@@ -66,27 +77,31 @@ final class Observability {
     }
 
     /**
-     * Registers {@code executor} with JFR, with JMX if {@code jmx}, and with {@code tick}'s starvation watch if
-     * {@code starvationWarning}. Once, at the end of the executor's constructor.
+     * Registers this executor's statistics with JFR, with JMX if {@code jmx}, and, if {@code starvationWarning},
+     * a starvation watch on its ready queue and on {@code tick}. Once, at the end of the executor's constructor.
      */
-    void register(WheelScheduledExecutorService executor, boolean jmx, boolean starvationWarning, TickThread tick) {
-        Jfr.register(executor);
-        this.mxBeanName = jmx ? Jmx.register(executor) : null;
+    void register(boolean jmx, boolean starvationWarning, TickThread tick) {
+        Jfr.register(this);
+        this.mxBeanName = jmx ? Jmx.register(name, this) : null;
         if (starvationWarning) {
-            tick.watch(new StarvationWatch(queue, name, lateThresholdNanos, clock.nanoTime()));
+            StarvationWatch watch = new StarvationWatch(queue.ready, pool, tick, name, lateThresholdNanos,
+                    clock.nanoTime());
+            queue.ready.watch(watch);
+            tick.watch(watch);
         }
     }
 
     /** Undoes register's JFR and JMX registrations. Once, when the executor terminates (after terminated()). */
-    void unregister(WheelScheduledExecutorService executor) {
-        Jfr.unregister(executor);
+    void unregister() {
+        Jfr.unregister(this);
         if (mxBeanName != null) {
             Jmx.unregister(mxBeanName);
         }
     }
 
     /** The executor's statistics now (WheelScheduledExecutorService.statistics() says what it costs). */
-    ExecutorStatistics statistics() {
+    @Override
+    public ExecutorStatistics get() {
         long now = clock.nanoTime();
         ReadyQueue.Overdue scan = new ReadyQueue.Overdue();
         queue.ready.scan(now, scan);

@@ -1,5 +1,9 @@
 package io.timewheel.executor;
 
+import io.timewheel.executor.internal.queue.DecoratedEntry;
+import io.timewheel.executor.internal.queue.QueueEntry;
+import io.timewheel.executor.internal.queue.TaskQueue;
+
 import java.util.AbstractQueue;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -109,7 +113,8 @@ final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<R
         if (r == null) {
             throw new NullPointerException();
         }
-        queue.offer((RunnableScheduledFuture<?>) r); // ClassCastException for others, as STPE
+        RunnableScheduledFuture<?> task = (RunnableScheduledFuture<?>) r; // ClassCastException for others, as STPE
+        queue.add(new DecoratedEntry(queue, task, queue.deadlineOf(task)), queue.clock.nanoTime());
         return true;
     }
 

@@ -1,8 +1,19 @@
 package io.timewheel.executor;
 
+import io.timewheel.executor.internal.ColdStart;
+import io.timewheel.executor.internal.NanoClock;
+import io.timewheel.executor.internal.pool.RunDispatcher;
+import io.timewheel.executor.internal.pool.WorkerPool;
+import io.timewheel.executor.internal.queue.DecoratedEntry;
+import io.timewheel.executor.internal.queue.PeriodicTask;
+import io.timewheel.executor.internal.queue.QueueEntry;
+import io.timewheel.executor.internal.queue.ScheduledTask;
+import io.timewheel.executor.internal.queue.TaskEntry;
+import io.timewheel.executor.internal.queue.TaskQueue;
+import io.timewheel.executor.internal.tick.TickProbe;
+import io.timewheel.executor.internal.tick.TickThread;
 import io.timewheel.wheel.TimerWheel;
 
-import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -119,9 +130,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     private static final long MAX_NANOS = (Long.MAX_VALUE >>> 1) - 1;
 
     /** The time source. Immutable. */
-    final NanoClock clock;
+    private final NanoClock clock;
     /** The queue (DelayedWorkQueue's role). Immutable. */
-    final TaskQueue queue;
+    private final TaskQueue queue;
     /** The workers and the run state (ThreadPoolExecutor's role). Immutable. */
     private final WorkerPool pool;
     /** What getQueue() returns. Immutable. */
@@ -180,7 +191,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     private WheelScheduledExecutorService(int corePoolSize, ThreadFactory threadFactory,
                                           RejectedExecutionHandler handler, ExecutorOptions options) {
         super(corePoolSize, threadFactory, handler);
-        initializeRunPath(); // first: if a class cannot be initialized, nothing has been started or registered
+        // first: if a class cannot be initialized, nothing has been started or registered (notes: Cold start)
+        ColdStart.initialize(ScheduledTask.class);
         this.clock = options.clock;
         String name = options.name(this);
         this.defaultPeriodicPolicy = options.defaultPeriodicPolicy();
@@ -190,23 +202,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         this.pool = new Pool(queue, options.lateThresholdNanos, name, dispatcher);
         this.queueView = new QueueView(queue);
         this.observability = new Observability(name, options.lateThresholdNanos, clock, queue, pool);
-        observability.register(this, options.jmx, options.starvationWarning, tick);
-    }
-
-    /**
-     * Cold start (see the notes): loads and initializes the classes that the first schedule and the first run
-     * would otherwise load inside them, between a deadline and its run. Cheap once they are initialized.
-     */
-    private static void initializeRunPath() {
-        MethodHandles.Lookup lookup = MethodHandles.lookup();
-        try {
-            lookup.ensureInitialized(ScheduledTask.class);
-            lookup.ensureInitialized(ReadyQueueRoom.class);
-            lookup.ensureInitialized(Worker.class);
-        } catch (IllegalAccessException e) {
-            throw new AssertionError(e); // classes of this package, to a lookup of this package
-        }
-        Thread.State.values(); // the enum addWorker's check of a new thread reads (from the JDK's image, not its archive)
+        observability.register(options.jmx, options.starvationWarning, tick);
     }
 
     /** A builder for an executor with wheel options. */
@@ -354,9 +350,15 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             return this;
         }
 
-        /** For tests only: the time source (implies a dedicated tick thread). */
-        Builder clock(NanoClock clock) {
-            options.clock = Objects.requireNonNull(clock, "clock");
+        /**
+         * The tests' one seam: the time source (null: System.nanoTime) and a probe of the executor's tick thread
+         * (null: none); either implies a dedicated tick thread.
+         */
+        Builder testSeam(NanoClock clock, TickProbe probe) {
+            if (clock != null) {
+                options.clock = clock;
+            }
+            options.probe = probe;
             return this;
         }
 
@@ -474,9 +476,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
                                                 PeriodicPolicy policy) {
         long now = clock.nanoTime();
         PeriodicTask<Void> task = new PeriodicTask<>(queue, body(command), now + delayNanos(initialDelay, unit), period,
-                policy, command);
+                policy == null || policy.isStpe() ? null : policy, command);
         RunnableScheduledFuture<Void> decorated = decorateTask(command, task);
-        task.outerTask = decorated;
+        task.decoratedAs(decorated);
         delayedExecute(decorated, task, now);
         return decorated;
     }
@@ -515,15 +517,15 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             reject(task);
             return;
         }
-        QueueEntry entry;
+        TaskEntry entry;
         if (task == inner) {
-            queue.add(inner, now);
             entry = inner;
         } else if (task != null) {
-            entry = queue.addDecorated(task, now);
+            entry = new DecoratedEntry(queue, task, queue.deadlineOf(task));
         } else {
             throw new NullPointerException(); // decorateTask returned null: STPE's queue refuses it too
         }
+        queue.add(entry, now);
         if (!canRunInCurrentRunState(task) && queue.remove(entry)) {
             task.cancel(false);
             pool.tryTerminate(); // as STPE's remove(task): a racing shutdown may be waiting for this task to go
@@ -543,7 +545,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * the pool at TIDYING: a tryTerminate that started after this task was counted in finds the queue not
      * empty and stops.
      */
-    private void cancelIfStranded(RunnableScheduledFuture<?> task, QueueEntry entry) {
+    private void cancelIfStranded(RunnableScheduledFuture<?> task, TaskEntry entry) {
         if (pool.isTidying() && queue.remove(entry)) {
             task.cancel(false);
         }
@@ -551,18 +553,18 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
 
     /** After a periodic run: STPE's reExecutePeriodic. {@code viaWorker}: taken off the queue by a worker. */
     private void reExecutePeriodic(PeriodicTask<?> task, boolean viaWorker) {
-        RunnableScheduledFuture<?> outer = task.outerTask;
+        RunnableScheduledFuture<?> outer = task.outerTask();
         if (canRunInCurrentRunState(outer)) {
-            QueueEntry entry;
+            TaskEntry entry;
             if (outer == task) {
                 if (!queue.readd(task, viaWorker)) {
                     return; // cancelled while running: nothing to re-queue
                 }
                 entry = task;
             } else {
-                entry = queue.readdDecorated(task, outer);
-                if (entry == null) {
-                    return;
+                entry = new DecoratedEntry(queue, outer, queue.deadlineOf(outer));
+                if (!queue.readdHolder(task, entry)) {
+                    return; // cancelled while running: nothing to re-queue
                 }
             }
             if (canRunInCurrentRunState(outer) || !queue.remove(entry)) {
@@ -594,11 +596,6 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         super.getRejectedExecutionHandler().rejectedExecution(task, this);
     }
 
-    /** The tick thread this executor's queue is served by. */
-    TickThread tickThread() {
-        return queue.tickThread();
-    }
-
     // =============================================================================================
     // The queue
 
@@ -624,7 +621,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         for (QueueEntry entry : queue.collect(false)) {
             Runnable r = entry.task();
             if (r instanceof Future<?> && ((Future<?>) r).isCancelled()) {
-                queue.remove(entry);
+                queue.remove((TaskEntry) entry);
             }
         }
         pool.tryTerminate();
@@ -660,7 +657,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             }
             RunnableScheduledFuture<?> t = (RunnableScheduledFuture<?>) r;
             if ((t.isPeriodic() ? !keepPeriodic : (!keepDelayed && t.getDelay(NANOSECONDS) > 0)) || t.isCancelled()) {
-                if (queue.remove(entry)) {
+                if (queue.remove((TaskEntry) entry)) {
                     t.cancel(false);
                 }
             }
@@ -769,46 +766,46 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         }
 
         @Override
-        int corePoolSize() {
+        protected int corePoolSize() {
             return WheelScheduledExecutorService.super.getCorePoolSize();
         }
 
         @Override
-        int maximumPoolSize() {
+        protected int maximumPoolSize() {
             return WheelScheduledExecutorService.super.getMaximumPoolSize();
         }
 
         @Override
-        long keepAliveNanos() {
+        protected long keepAliveNanos() {
             return WheelScheduledExecutorService.super.getKeepAliveTime(NANOSECONDS);
         }
 
         @Override
-        boolean allowsCoreThreadTimeOut() {
+        protected boolean allowsCoreThreadTimeOut() {
             return WheelScheduledExecutorService.super.allowsCoreThreadTimeOut();
         }
 
         @Override
-        ThreadFactory threadFactory() {
+        protected ThreadFactory threadFactory() {
             return WheelScheduledExecutorService.this.getThreadFactory();
         }
 
         @Override
-        void beforeExecute(Thread t, Runnable r) {
+        protected void beforeExecute(Thread t, Runnable r) {
             WheelScheduledExecutorService.this.beforeExecute(t, r);
         }
 
         @Override
-        void afterExecute(Runnable r, Throwable t) {
+        protected void afterExecute(Runnable r, Throwable t) {
             WheelScheduledExecutorService.this.afterExecute(r, t);
         }
 
         @Override
-        void terminated() {
+        protected void terminated() {
             try {
                 WheelScheduledExecutorService.this.terminated();
             } finally {
-                observability.unregister(WheelScheduledExecutorService.this);
+                observability.unregister();
             }
         }
     }
@@ -820,33 +817,28 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         }
 
         @Override
-        long triggerTime(long delayNanos) {
+        protected long triggerTime(long delayNanos) {
             return WheelScheduledExecutorService.this.triggerTime(delayNanos);
         }
 
         @Override
-        boolean canRunInCurrentRunState(RunnableScheduledFuture<?> task) {
+        protected boolean canRunInCurrentRunState(RunnableScheduledFuture<?> task) {
             return WheelScheduledExecutorService.this.canRunInCurrentRunState(task);
         }
 
         @Override
-        void reExecutePeriodic(PeriodicTask<?> task, boolean viaWorker) {
-            WheelScheduledExecutorService.this.reExecutePeriodic(task, viaWorker);
+        protected void reExecutePeriodic(TaskEntry task, boolean viaWorker) {
+            WheelScheduledExecutorService.this.reExecutePeriodic((PeriodicTask<?>) task, viaWorker);
         }
 
         @Override
-        int workerCount() {
-            return pool.workerCount();
-        }
-
-        @Override
-        void periodicRunFailed() {
+        protected void periodicRunFailed() {
             observability.periodicFailures.increment();
         }
 
         /** As STPE's remove after a cancel (tryTerminate), which has nothing to do while the pool runs. */
         @Override
-        void taskCancelled() {
+        protected void taskCancelled() {
             if (!pool.isRunning()) {
                 pool.tryTerminate();
             }
@@ -863,7 +855,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * overdue); it allocates the answer. Any thread.
      */
     public ExecutorStatistics statistics() {
-        return observability.statistics();
+        return observability.get();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.timewheel.executor;
 
+import io.timewheel.executor.internal.tick.TickProbe;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -85,7 +86,8 @@ class ExecutorDispatchTest extends ManualClockTestBase {
 
     private Hooked startHooked(UnaryOperator<WheelScheduledExecutorService.Builder> options) {
         clock = new ManualClock(0L);
-        Hooked h = new Hooked(options.apply(WheelScheduledExecutorService.builder().corePoolSize(1).clock(clock)));
+        probe = new TickProbe();
+        Hooked h = new Hooked(options.apply(WheelScheduledExecutorService.builder().corePoolSize(1).testSeam(clock, probe)));
         executor = h;
         executors.add(h);
         return h;

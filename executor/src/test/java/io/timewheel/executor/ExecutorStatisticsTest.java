@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -264,6 +265,69 @@ class ExecutorStatisticsTest extends ManualClockTestBase {
             release.countDown();
             return late;
         }
+    }
+
+    /**
+     * The only worker is blocked; a task due within the ready queue's near term goes from its producer straight
+     * to the workers, so no hand-over of the tick thread's tells the watch. The warning must still speak when
+     * the task has waited the late threshold, not at a later periodic look.
+     */
+    @Test
+    void starvationWarning_speaksWhenATaskPushedStraightToTheWorkers_hasWaitedTheThreshold() throws Exception {
+        long threshold = MILLISECONDS.toNanos(100);
+        start(0L, 1, b -> b.name("starved").lateThreshold(threshold, NANOSECONDS).starvationWarning(true));
+        CountDownLatch release = block(executor);
+        long delay = MILLISECONDS.toNanos(10); // near term: straight to the ready queue
+        executor.schedule(() -> { }, delay, NANOSECONDS);
+
+        clock.advanceNanos(delay + threshold - 1 - clock.nanoTime());
+        sync();
+        ForkJoinPool.commonPool().awaitQuiescence(10, SECONDS); // the watch logs through the common pool
+        assertEquals(0, UnexpectedReports.count("overdue (oldest"), "spoke before the threshold");
+
+        clock.advanceNanos(1);
+        sync();
+        List<LogRecord> warnings = UnexpectedReports.take("overdue (oldest", 1);
+        assertEquals("1 task of executor starved is overdue (oldest 100 ms): all 1 worker busy",
+                warnings.get(0).getMessage());
+        release.countDown();
+    }
+
+    /** The same, for a task handed over by the tick thread, and a second task later: one warning per quiet time. */
+    @Test
+    void starvationWarning_speaksAtTheThresholdOfAHandedOverTask_thenKeepsQuiet() throws Exception {
+        long threshold = MILLISECONDS.toNanos(100);
+        start(0L, 1, b -> b.name("starved").lateThreshold(threshold, NANOSECONDS).starvationWarning(true));
+        CountDownLatch release = block(executor);
+        long delay = SECONDS.toNanos(2); // far: through the tick thread's wheel
+        executor.schedule(() -> { }, delay, NANOSECONDS);
+        executor.schedule(() -> { }, delay + SECONDS.toNanos(1), NANOSECONDS);
+
+        clock.advanceNanos(delay + threshold - 1 - clock.nanoTime());
+        sync();
+        ForkJoinPool.commonPool().awaitQuiescence(10, SECONDS);
+        assertEquals(0, UnexpectedReports.count("overdue (oldest"), "spoke before the threshold");
+        clock.advanceNanos(1);
+        sync();
+        UnexpectedReports.take("overdue (oldest 100 ms)", 1);
+        // a second task starves too, within the quiet time: no second warning
+        clock.advanceNanos(SECONDS.toNanos(2));
+        sync();
+        ForkJoinPool.commonPool().awaitQuiescence(10, SECONDS);
+        assertEquals(0, UnexpectedReports.count("overdue (oldest"), "spoke twice within the quiet time");
+        release.countDown();
+    }
+
+    /** A watched executor with nothing queued costs the tick thread no wake-up: it parks with no timeout. */
+    @Test
+    void starvationWarning_onAnIdleExecutor_leavesTheTickThreadParkedIndefinitely() throws Exception {
+        start(0L, 1, b -> b.lateThreshold(100, MILLISECONDS).starvationWarning(true));
+        executor.schedule(() -> { }, 0, NANOSECONDS).get(10, SECONDS); // a push: the watch's look is due later
+        clock.advance(1, SECONDS); // past that look: it finds nothing queued
+        sync();
+        sync();
+        await().atMost(Duration.ofSeconds(10)).until(() -> probe.parkedInLoop() == probe.loops());
+        assertEquals(Long.MAX_VALUE, probe.lastParkDelay(), "a watch with nothing to watch set a timed wake-up");
     }
 
     @Test

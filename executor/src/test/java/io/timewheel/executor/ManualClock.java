@@ -1,13 +1,15 @@
 package io.timewheel.executor;
 
+import io.timewheel.executor.internal.NanoClock;
+
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A clock that moves only when told to. Any thread. */
-final class ManualClock implements NanoClock {
+public final class ManualClock implements NanoClock {
     private final AtomicLong now;
 
-    ManualClock(long start) {
+    public ManualClock(long start) {
         now = new AtomicLong(start);
     }
 
@@ -16,11 +18,11 @@ final class ManualClock implements NanoClock {
         return now.get();
     }
 
-    long advance(long amount, TimeUnit unit) {
+    public long advance(long amount, TimeUnit unit) {
         return now.addAndGet(unit.toNanos(amount));
     }
 
-    long advanceNanos(long nanos) {
+    public long advanceNanos(long nanos) {
         return now.addAndGet(nanos);
     }
 }

@@ -1,5 +1,8 @@
 package io.timewheel.executor;
 
+import io.timewheel.executor.internal.queue.ReadyQueue;
+import io.timewheel.executor.internal.tick.TickProbe;
+import io.timewheel.executor.internal.tick.TickThread;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -66,7 +69,7 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         executor.schedule(() -> { }, later, NANOSECONDS);
         assertEquals(n + 1, sync());
         await().atMost(Duration.ofSeconds(10)).until(() ->
-                executor.tickThread().wakeAt() == first - TickThread.MARGIN_NANOS);
+                probe.wakeAt() == first - TickThread.MARGIN_NANOS);
 
         clock.advanceNanos(first - TickThread.MARGIN_NANOS);
         assertEquals(1, sync(), "part of the burst was still in the wheel MARGIN before it starts");
@@ -75,8 +78,8 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         }
         // the next look is MARGIN before the next deadline it holds, not in the middle of the burst
         await().atMost(Duration.ofSeconds(10)).until(() ->
-                executor.tickThread().parkState() != TickThread.AWAKE
-                        && executor.tickThread().wakeAt() == later - TickThread.MARGIN_NANOS);
+                probe.parkState() != TickThread.AWAKE
+                        && probe.wakeAt() == later - TickThread.MARGIN_NANOS);
 
         clock.advanceNanos(TickThread.MARGIN_NANOS + width); // to the burst's last deadline
         await().atMost(Duration.ofSeconds(10)).until(() -> burst.stream().allMatch(ScheduledFuture::isDone));
@@ -90,16 +93,16 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         assertEquals(1, sync());
         // parked (in real time) for about a minute: the manual clock's time to its look, plus the deferral
         await().atMost(Duration.ofSeconds(10)).until(() ->
-                executor.tickThread().parkState() != TickThread.AWAKE
-                        && executor.tickThread().wakeAt() == far - TickThread.MARGIN_NANOS);
-        long loops = executor.tickThread().loops();
+                probe.parkState() != TickThread.AWAKE
+                        && probe.wakeAt() == far - TickThread.MARGIN_NANOS);
+        long loops = probe.loops();
 
         clock.advanceNanos(far - TickThread.MARGIN_NANOS); // its look is due; nothing wakes it yet
         CountDownLatch ran = new CountDownLatch(1);
         executor.execute(ran::countDown); // straight to the worker, which runs it and then blocks
         assertTrue(ran.await(10, SECONDS));
         // the blocking worker woke it: it looped and handed the far task over, long before its own timer
-        await().atMost(Duration.ofSeconds(10)).until(() -> executor.tickThread().loops() > loops);
+        await().atMost(Duration.ofSeconds(10)).until(() -> probe.loops() > loops);
         assertEquals(0, sync(), "the far task was handed over by the loop the worker woke");
         assertFalse(farTask.isDone(), "handed over, not run: its deadline is 130 ms away");
     }
@@ -112,11 +115,11 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         for (int i = 0; i < n; i++) {
             executor.schedule(() -> { }, far + i, NANOSECONDS); // one tick's slot
         }
-        Sync filed = syncPoint();
-        assertEquals(n, filed.await(10, SECONDS));
+        TickProbe.Seen filed = syncPoint();
+        assertEquals(n, filed.wheelSize());
         clock.advanceNanos(far + n - TickThread.MARGIN_NANOS); // every one of them is due for a hand-over
-        Sync handedOver = syncPoint();
-        assertEquals(0, handedOver.await(10, SECONDS));
+        TickProbe.Seen handedOver = syncPoint();
+        assertEquals(0, handedOver.wheelSize());
         // Moving 20,000 entries (gathered, sorted, expired, taken: over 60,000 paced steps) takes far more
         // than the pacer's 16.4 us of real time on any machine: it yielded during the hand-over.
         assertTrue(handedOver.pacerYields() > filed.pacerYields(),
@@ -182,26 +185,18 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         sync();
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        executor.tickThread().command(new TickThread.Command(true) {
+        probe.tickThread().command(new TickThread.Command(true) {
             @Override
-            void run(TickThread tick) {
+            protected void run(TickThread tick) {
                 held.countDown(); // the inbox is detached: what this thread schedules now stays unread
                 try {
                     release.await();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                tick.afterExpiry(this);
-            }
-
-            @Override
-            void afterExpiry(TickThread tick) {
                 // the worker takes what this loop handed over before the tick thread reads the inbox again
-                await().atMost(Duration.ofSeconds(10)).until(() -> {
-                    AtomicInteger ready = new AtomicInteger();
-                    executor.queue.ready.forEach(e -> ready.incrementAndGet());
-                    return ready.get() == 0;
-                });
+                probe.runAfterExpiry(() -> await().atMost(Duration.ofSeconds(10))
+                        .until(() -> executor.statistics().overdue() == 0));
             }
         });
         assertTrue(held.await(10, SECONDS));
@@ -230,23 +225,20 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         long spent = MILLISECONDS.toNanos(300);
         CountDownLatch advanced = new CountDownLatch(1);
         AtomicLong loop = new AtomicLong(-1);
-        executor.tickThread().command(new TickThread.Command(true) {
+        probe.tickThread().command(new TickThread.Command(true) {
             @Override
-            void run(TickThread tick) {
-                tick.afterExpiry(this);
-            }
-
-            @Override
-            void afterExpiry(TickThread tick) {
-                clock.advanceNanos(spent); // the loop's work took this long
-                loop.set(tick.loops());
-                advanced.countDown();
+            protected void run(TickThread tick) {
+                probe.runAfterExpiry(() -> {
+                    clock.advanceNanos(spent); // the loop's work took this long
+                    loop.set(probe.loops());
+                    advanced.countDown();
+                });
             }
         });
         assertTrue(advanced.await(10, SECONDS));
-        await().atMost(Duration.ofSeconds(10)).until(() -> executor.tickThread().parkedInLoop() == loop.get());
-        assertEquals(deadline - TickThread.MARGIN_NANOS, executor.tickThread().wakeAt());
-        assertEquals(deadline - TickThread.MARGIN_NANOS - spent, executor.tickThread().lastParkDelay(),
+        await().atMost(Duration.ofSeconds(10)).until(() -> probe.parkedInLoop() == loop.get());
+        assertEquals(deadline - TickThread.MARGIN_NANOS, probe.wakeAt());
+        assertEquals(deadline - TickThread.MARGIN_NANOS - spent, probe.lastParkDelay(),
                 "parked as if no time had passed since the loop read the clock");
     }
 
@@ -366,13 +358,13 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         ScheduledFuture<?> f = executor.schedule(() -> { }, 1, HOURS);
         sync();
         await().atMost(Duration.ofSeconds(10)).until(() ->
-                executor.tickThread().parkState() == TickThread.PARKED_LONG
-                        && executor.tickThread().wakeAt() == HOURS.toNanos(1) - TickThread.MARGIN_NANOS);
-        long loops = executor.tickThread().loops();
+                probe.parkState() == TickThread.PARKED_LONG
+                        && probe.wakeAt() == HOURS.toNanos(1) - TickThread.MARGIN_NANOS);
+        long loops = probe.loops();
         assertFalse(f.isDone());
         // nothing to do: it stays parked until it is told something, whatever the real time does
-        assertEquals(TickThread.PARKED_LONG, executor.tickThread().parkState());
-        assertEquals(loops, executor.tickThread().loops());
+        assertEquals(TickThread.PARKED_LONG, probe.parkState());
+        assertEquals(loops, probe.loops());
     }
 
     @Test
@@ -381,7 +373,7 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         ScheduledFuture<?> cancelled = executor.schedule(() -> { }, 1, HOURS);
         executor.schedule(() -> { }, 2, HOURS);
         assertEquals(2, sync());
-        TickThread tick = executor.tickThread();
+        TickProbe tick = probe;
         await().atMost(Duration.ofSeconds(10)).until(() -> tick.parkState() == TickThread.PARKED_LONG);
         long loops = tick.loops();
         // the manual clock stands still: the thread parked "just now", and its next look is an hour away.
@@ -398,7 +390,7 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         start(0L, 1);
         executor.schedule(() -> { }, 1, HOURS);
         assertEquals(1, sync());
-        TickThread tick = executor.tickThread();
+        TickProbe tick = probe;
         await().atMost(Duration.ofSeconds(10)).until(() -> tick.parkState() == TickThread.PARKED_LONG);
         long loops = tick.loops();
         // two offers soon after it parked, later than what it holds: neither wakes it (read at its next look,
@@ -425,20 +417,20 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         await().atMost(Duration.ofSeconds(10)).until(f::isDone);
         // nothing pending: it must park without a timeout (WAITING), not return from park() at once (once it
         // compared the reset value of pendingLow with an indefinite wake-up time and never parked)
-        Thread tick = executor.tickThread().thread();
+        Thread tick = probe.tickThread().thread();
         await().atMost(Duration.ofSeconds(10)).until(() -> tick.getState() == Thread.State.WAITING
-                && executor.tickThread().parkState() == TickThread.PARKED_LONG);
-        long loops = executor.tickThread().loops();
+                && probe.parkState() == TickThread.PARKED_LONG);
+        long loops = probe.loops();
         assertEquals(Thread.State.WAITING, tick.getState());
-        assertEquals(loops, executor.tickThread().loops());
+        assertEquals(loops, probe.loops());
     }
 
     @Test
     void tickThread_survivesAFailureInItsLoop() throws Exception {
         start(0L, 1);
-        executor.tickThread().command(new TickThread.Command(true) {
+        probe.tickThread().command(new TickThread.Command(true) {
             @Override
-            void run(TickThread tick) {
+            protected void run(TickThread tick) {
                 throw new IllegalStateException("injected failure (expected in this test's log)");
             }
         });
@@ -446,7 +438,7 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         clock.advance(1, SECONDS);
         sync();
         await().atMost(Duration.ofSeconds(10)).until(f::isDone);
-        assertTrue(executor.tickThread().thread().isAlive());
+        assertTrue(probe.tickThread().thread().isAlive());
         List<LogRecord> reports = UnexpectedReports.take("injected failure", 1);
         assertTrue(reports.get(0).getMessage().contains("tick thread"), reports.get(0).getMessage());
     }
@@ -455,7 +447,7 @@ class ManualClockExecutorTest extends ManualClockTestBase {
     void dedicatedTickThread_endsAfterItsExecutorTerminates() throws Exception {
         start(0L, 1);
         executor.schedule(() -> { }, 1, SECONDS);
-        Thread tick = executor.tickThread().thread();
+        Thread tick = probe.tickThread().thread();
         assertTrue(tick.isAlive());
         executor.shutdownNow();
         assertTrue(executor.awaitTermination(10, SECONDS));
@@ -465,22 +457,25 @@ class ManualClockExecutorTest extends ManualClockTestBase {
 
     @Test
     void sharedTickThread_servesEveryExecutor() throws Exception {
-        List<WheelScheduledExecutorService> many = new ArrayList<>();
+        java.util.Set<Thread> before = tickThreads();
         AtomicInteger ran = new AtomicInteger();
         for (int i = 0; i < 10; i++) {
             WheelScheduledExecutorService e = new WheelScheduledExecutorService(1);
             executors.add(e);
-            many.add(e);
-            e.schedule(ran::incrementAndGet, 1, MILLISECONDS);
+            // beyond the ready queue's horizon: each goes through a tick thread
+            e.schedule(ran::incrementAndGet, ReadyQueue.HORIZON_NANOS + 1_000_000, NANOSECONDS);
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> ran.get() == 10);
-        TickThread shared = many.get(0).tickThread();
-        for (WheelScheduledExecutorService e : many) {
-            assertTrue(e.tickThread() == shared);
-        }
-        long tickThreads = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals("timewheel-tick")).count();
-        assertEquals(1, tickThreads);
+        java.util.Set<Thread> added = tickThreads();
+        added.removeAll(before);
+        assertTrue(added.stream().allMatch(t -> t.getName().equals("timewheel-tick")), "tick threads added: " + added);
+        assertEquals(1, tickThreads().stream().filter(t -> t.getName().equals("timewheel-tick")).count());
+    }
+
+    private static java.util.Set<Thread> tickThreads() {
+        java.util.Set<Thread> threads = new java.util.HashSet<>(Thread.getAllStackTraces().keySet());
+        threads.removeIf(t -> !t.getName().startsWith("timewheel-tick"));
+        return threads;
     }
 
     @Test
@@ -488,7 +483,7 @@ class ManualClockExecutorTest extends ManualClockTestBase {
         start(0L, 1);
         ScheduledFuture<?> f = executor.schedule(() -> { }, 1, HOURS);
         sync();
-        TickThread tick = executor.tickThread();
+        TickProbe tick = probe;
         for (int i = 0; i < 3; i++) {
             tick.thread().interrupt();
             // left set, the interrupt would make every park return at once: the thread would spin, never parked
@@ -527,7 +522,7 @@ class ManualClockExecutorTest extends ManualClockTestBase {
     @Test
     void queueSnapshot_afterTheDedicatedTickThreadEnded_isAnsweredByTheCaller() throws Exception {
         start(0L, 1);
-        Thread tick = executor.tickThread().thread();
+        Thread tick = probe.tickThread().thread();
         executor.shutdownNow();
         assertTrue(executor.awaitTermination(10, SECONDS));
         tick.join(10_000);

@@ -1,5 +1,6 @@
 package io.timewheel.executor;
 
+import io.timewheel.executor.internal.tick.TickProbe;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -19,6 +20,8 @@ abstract class ManualClockTestBase {
 
     final List<WheelScheduledExecutorService> executors = new ArrayList<>();
     ManualClock clock;
+    /** The test seam into the executor's (dedicated) tick thread. */
+    TickProbe probe;
     WheelScheduledExecutorService executor;
 
     WheelScheduledExecutorService start(long startTime, int threads) {
@@ -29,7 +32,9 @@ abstract class ManualClockTestBase {
     WheelScheduledExecutorService start(long startTime, int threads,
                                         UnaryOperator<WheelScheduledExecutorService.Builder> options) {
         clock = new ManualClock(startTime);
-        executor = options.apply(WheelScheduledExecutorService.builder().corePoolSize(threads).clock(clock)).build();
+        probe = new TickProbe();
+        executor = options.apply(WheelScheduledExecutorService.builder().corePoolSize(threads)
+                .testSeam(clock, probe)).build();
         executors.add(executor);
         return executor;
     }
@@ -44,14 +49,11 @@ abstract class ManualClockTestBase {
 
     /** Returns the wheel size the tick thread saw after handing over everything due at the clock's time. */
     int sync() throws InterruptedException {
-        return syncPoint().await(10, SECONDS);
+        return syncPoint().wheelSize();
     }
 
-    /** As {@link #sync()}, returning the answered Sync. */
-    Sync syncPoint() throws InterruptedException {
-        Sync sync = new Sync(executor.queue);
-        executor.tickThread().command(sync);
-        sync.await(10, SECONDS);
-        return sync;
+    /** As {@link #sync()}, returning what the tick thread saw. */
+    TickProbe.Seen syncPoint() throws InterruptedException {
+        return probe.sync(10, SECONDS);
     }
 }

@@ -1,5 +1,7 @@
 package io.timewheel.executor;
 
+import io.timewheel.executor.internal.NanoClock;
+import io.timewheel.executor.internal.queue.ReadyQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -443,7 +445,7 @@ class StripedInboxExecutorTest extends ManualClockTestBase {
             }
             return manual.nanoTime();
         };
-        WheelScheduledExecutorService e = WheelScheduledExecutorService.builder().corePoolSize(1).clock(clock).build();
+        WheelScheduledExecutorService e = WheelScheduledExecutorService.builder().corePoolSize(1).testSeam(clock, null).build();
         executors.add(e);
         ScheduledFuture<?> x = e.schedule(() -> { }, 1, HOURS);
         AtomicReference<ScheduledFuture<?>> y = new AtomicReference<>();
@@ -463,6 +465,7 @@ class StripedInboxExecutorTest extends ManualClockTestBase {
 
     private static boolean calledFromSnapshotRun() {
         return StackWalker.getInstance().walk(frames -> frames.anyMatch(
-                f -> f.getClassName().equals(Snapshot.class.getName()) && f.getMethodName().equals("run")));
+                f -> f.getClassName().equals("io.timewheel.executor.internal.tick.TickThread$SnapshotRequest")
+                        && f.getMethodName().equals("run")));
     }
 }

@@ -1,6 +1,8 @@
 package io.timewheel.executor;
 
 import io.timewheel.wheel.TimerWheel;
+import io.timewheel.executor.internal.queue.ReadyQueue;
+import io.timewheel.executor.internal.tick.TickProbe;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -8,6 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.LogRecord;
@@ -33,7 +36,8 @@ class TickSizeTest extends ManualClockTestBase {
     @ValueSource(longs = {1L, 1L << 10, 1L << 16, 1L << 26, TimerWheel.MAX_TICK_NANOS})
     void builderTick_isTheWheelsTick_andEveryTaskRunsExactlyAtItsDeadline(long tick) throws Exception {
         clock = new ManualClock(-MILLISECONDS.toNanos(1)); // the wheel's clock crosses zero too
-        executor = WheelScheduledExecutorService.builder().corePoolSize(1).clock(clock).tickNanos(tick).build();
+        probe = new TickProbe();
+        executor = WheelScheduledExecutorService.builder().corePoolSize(1).testSeam(clock, probe).tickNanos(tick).build();
         executors.add(executor);
         long start = clock.nanoTime();
         // all beyond the ready queue's horizon, so each one waits in the wheel; none a multiple of the tick
@@ -88,6 +92,46 @@ class TickSizeTest extends ManualClockTestBase {
         assertEquals(ExecutorOptions.DEFAULT_TICK_NANOS, syncRequest().wheelTickNanos());
     }
 
+    /**
+     * A malformed property is named once per JVM, not once per executor built: every builder reads the
+     * defaults, and the agent builds one executor per STPE it swaps. A value not named before (the warning is
+     * once per property and value) so that no other test of this JVM has used it up.
+     */
+    @Test
+    void badTickProperty_isWarnedAboutOnce_howeverManyExecutorsAreBuilt() throws Exception {
+        String before = System.setProperty(PROPERTY, "3");
+        try {
+            for (int i = 0; i < 3; i++) {
+                executors.add(new WheelScheduledExecutorService(1));
+                executors.add(WheelScheduledExecutorService.builder().build());
+            }
+        } finally {
+            restore(before);
+        }
+        UnexpectedReports.take("ignoring timewheel.tickNanos=3", 1);
+        ForkJoinPool.commonPool().awaitQuiescence(1, SECONDS);
+        assertEquals(0, UnexpectedReports.count("ignoring timewheel.tickNanos=3"), "warned about more than once");
+    }
+
+    @Test
+    void badLateThresholdProperty_isWarnedAboutOnce_howeverManyExecutorsAreBuilt() throws Exception {
+        String property = "timewheel.lateThresholdMillis";
+        String before = System.setProperty(property, "-7");
+        try {
+            for (int i = 0; i < 3; i++) {
+                executors.add(new WheelScheduledExecutorService(1));
+            }
+        } finally {
+            if (before == null) {
+                System.clearProperty(property);
+            } else {
+                System.setProperty(property, before);
+            }
+        }
+        UnexpectedReports.take("ignoring timewheel.lateThresholdMillis=-7", 1);
+        assertEquals(0, UnexpectedReports.count("ignoring timewheel.lateThresholdMillis=-7"), "warned about more than once");
+    }
+
     @Test
     void badBuilderTick_throwsIllegalArgumentException() {
         WheelScheduledExecutorService.Builder builder = WheelScheduledExecutorService.builder();
@@ -96,11 +140,8 @@ class TickSizeTest extends ManualClockTestBase {
         }
     }
 
-    private Sync syncRequest() throws InterruptedException {
-        Sync sync = new Sync(executor.queue);
-        executor.tickThread().command(sync);
-        sync.await(10, SECONDS);
-        return sync;
+    private TickProbe.Seen syncRequest() throws InterruptedException {
+        return syncPoint();
     }
 
     private static void restore(String before) {

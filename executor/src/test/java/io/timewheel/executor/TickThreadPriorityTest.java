@@ -1,5 +1,8 @@
 package io.timewheel.executor;
 
+import io.timewheel.executor.internal.queue.ReadyQueue;
+import io.timewheel.executor.internal.tick.TickProbe;
+import io.timewheel.executor.internal.tick.TickThread;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,14 +29,15 @@ class TickThreadPriorityTest {
 
     /** A dedicated tick thread is created with its executor; its priority is the property's at that moment. */
     private static int tickPriorityOfNewExecutor() throws InterruptedException {
+        TickProbe probe = new TickProbe();
         WheelScheduledExecutorService executor =
-                WheelScheduledExecutorService.builder().dedicatedTickThread(true).build();
+                WheelScheduledExecutorService.builder().testSeam(null, probe).build();
         try {
             CountDownLatch ran = new CountDownLatch(1);
             // beyond the near term, so that the tick thread files it and hands it over
             executor.schedule(ran::countDown, ReadyQueue.HORIZON_NANOS + 1_000_000, TimeUnit.NANOSECONDS);
             assertTrue(ran.await(30, TimeUnit.SECONDS), "the timer ran");
-            return executor.tickThread().thread().getPriority();
+            return probe.thread().getPriority();
         } finally {
             executor.shutdownNow();
             assertTrue(executor.awaitTermination(30, TimeUnit.SECONDS));

@@ -82,6 +82,11 @@ public final class UnexpectedReports implements AfterEachCallback {
         return taken;
     }
 
+    /** How many reports not yet taken contain {@code text} in their message, now. */
+    public static long count(String text) {
+        return REPORTS.stream().filter(r -> r.getMessage() != null && r.getMessage().contains(text)).count();
+    }
+
     @Override
     public void afterEach(ExtensionContext context) {
         List<LogRecord> unexpected = new ArrayList<>();

@@ -1,13 +1,39 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The package's one logger, "io.timewheel", looked up by the first class that reports something, never at
  * construction: System.getLogger starts java.util.logging, ~20 ms on a cold JVM (WheelScheduledExecutorService's
  * notes, "Cold start"; tck's ColdStartTest keeps it so). Any thread.
  */
-final class Log {
-    static final System.Logger LOG = System.getLogger("io.timewheel");
+public final class Log {
+    public static final System.Logger LOG = System.getLogger("io.timewheel");
+
+    /** The warnings given once per JVM (warnOnce), by key. Any thread. */
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
     private Log() {
+    }
+
+    /**
+     * Logs {@code message} at WARNING the first time this JVM is told of {@code key} (a malformed system
+     * property and its value: a user expects to hear of it once, not once per executor built). Any thread.
+     */
+    public static void warnOnce(String key, String message) {
+        if (WARNED.add(key)) {
+            LOG.log(System.Logger.Level.WARNING, message);
+        }
+    }
+
+    /** Reports an unexpected failure in the tick thread's loop, which goes on; never throws. */
+    public static void tickFailure(String what, Throwable t) {
+        try {
+            LOG.log(System.Logger.Level.ERROR, "timewheel tick thread: unexpected failure in " + what
+                    + "; the tick thread goes on", t);
+        } catch (Throwable ignored) {
+            // reporting must not kill the loop either
+        }
     }
 }

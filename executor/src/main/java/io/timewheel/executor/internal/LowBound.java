@@ -1,4 +1,4 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -9,10 +9,10 @@ import java.lang.invoke.VarHandle;
  * TaskQueue's earliest (a time at or before every deadline the tick thread holds). Deadlines compare with
  * wrap-around ({@code a - b < 0}), as System.nanoTime values must. Any thread.
  */
-final class LowBound {
+public final class LowBound {
     private volatile long value;
 
-    LowBound(long value) {
+    public LowBound(long value) {
         this.value = value;
     }
 
@@ -20,7 +20,7 @@ final class LowBound {
      * What a pendingLow bound is reset to: later than any deadline of the next 2^62 ns, earlier than none of
      * them ({@link #pending} tells it from a deadline).
      */
-    static long resetValue(long now) {
+    public static long resetValue(long now) {
         return now + (Long.MAX_VALUE >> 1);
     }
 
@@ -28,21 +28,21 @@ final class LowBound {
      * Whether a value read from a pendingLow bound is a deadline offered since the last reset, not the reset
      * value (which lies 2^62 ns ahead; compared with an indefinite wake-up time it would look earlier than it).
      */
-    static boolean pending(long low, long now) {
+    public static boolean pending(long low, long now) {
         return low - (now + (Long.MAX_VALUE >> 2)) < 0;
     }
 
-    long get() {
+    public long get() {
         return value;
     }
 
     /** The owner's reset (a volatile write). */
-    void set(long value) {
+    public void set(long value) {
         this.value = value;
     }
 
     /** Lowers the bound to {@code deadline} if it is earlier (a CAS loop). */
-    void lower(long deadline) {
+    public void lower(long deadline) {
         for (long seen = value; deadline - seen < 0; seen = value) {
             if (VALUE.compareAndSet(this, seen, deadline)) {
                 return;
@@ -51,7 +51,7 @@ final class LowBound {
     }
 
     /** The owner's raise: from {@code seen} to {@code to}, unless someone changed it since (then theirs stays). */
-    boolean raise(long seen, long to) {
+    public boolean raise(long seen, long to) {
         return VALUE.compareAndSet(this, seen, to);
     }
 

@@ -1,10 +1,10 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal;
 
 /**
- * The executor's time source, in {@link System#nanoTime()} units. Package-private so that tests can drive
- * time by hand; production uses {@link #SYSTEM}.
+ * The executor's time source, in {@link System#nanoTime()} units. Tests drive time by hand through
+ * their own; production uses {@link #SYSTEM}.
  */
-interface NanoClock {
+public interface NanoClock {
 
     /**
      * {@link System#nanoTime()}. A class of its own, not a method reference: the first lambda or method

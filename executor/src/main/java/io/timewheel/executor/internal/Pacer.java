@@ -1,4 +1,4 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal;
 
 import java.util.function.LongSupplier;
 
@@ -6,7 +6,7 @@ import java.util.function.LongSupplier;
  * The tick thread's courtesy to the workers: during a long stint of work (a hand-over, a flood of schedules
  * to file) it gives its CPU away every {@link #PACE_NANOS}, within a budget per loop. Tick thread only.
  */
-final class Pacer implements Runnable {
+public final class Pacer implements Runnable {
     /*
      * Implementation notes
      *
@@ -45,7 +45,7 @@ final class Pacer implements Runnable {
      */
 
     /** How long the tick thread works before it gives its CPU away: 2^14 ns = 16.4 us. */
-    static final long PACE_NANOS = 1L << 14;
+    public static final long PACE_NANOS = 1L << 14;
     /** Yields take at most about this much of one loop: 2^20 ns = 1.05 ms (see the notes: Budget). */
     static final long BUDGET_NANOS = 1L << 20;
     /** How many entries step() counts between two looks at the clock. */
@@ -65,26 +65,26 @@ final class Pacer implements Runnable {
     private long yields;
 
     /** The tick thread's pacer: System.nanoTime, Thread.yield. */
-    Pacer() {
+    public Pacer() {
         this(null, null);
     }
 
     /** For tests: a clock and a yield of one's own. */
-    Pacer(LongSupplier clock, Runnable yield) {
+    public Pacer(LongSupplier clock, Runnable yield) {
         this.clock = clock;
         this.yield = yield;
         begin();
     }
 
     /** A new loop of the tick thread: a new stint, a new budget. */
-    void begin() {
+    public void begin() {
         stint = now();
         yielded = 0;
         steps = 0;
     }
 
     /** One more entry moved: looks at the clock after every STEP_ENTRIES of them. */
-    void step() {
+    public void step() {
         if (++steps == STEP_ENTRIES) {
             steps = 0;
             run();
@@ -113,7 +113,7 @@ final class Pacer implements Runnable {
     }
 
     /** Yields so far. Tick thread only (tests read it through a Sync). */
-    long yields() {
+    public long yields() {
         return yields;
     }
 }

@@ -1,4 +1,4 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -80,7 +80,7 @@ class ColdStartTest {
         List<String> lines = output.lines().collect(Collectors.toList());
         assertTrue(lines.contains("ran"), "the timer did not run:\n" + output);
         // the controls: the log does name the classes loaded and the call sites linked
-        assertTrue(lines.stream().anyMatch(l -> l.contains(" io.timewheel.executor.TickThread ")), output);
+        assertTrue(lines.stream().anyMatch(l -> l.contains(" io.timewheel.executor.internal.tick.TickThread ")), output);
         // JDK 17 names the caller's class ("linkCallSite C java.lang..."), JDK 25 its method ("linkCallSite C.main(...)")
         String child = "linkCallSite " + Child.class.getName();
         assertTrue(lines.stream().anyMatch(l -> l.startsWith(child + " ") || l.startsWith(child + ".")), output);
@@ -92,7 +92,7 @@ class ColdStartTest {
                 .collect(Collectors.toList());
         assertEquals(List.of(), ours, "invokedynamic call sites of ours linked on the first executor's path");
 
-        // nothing of ours is loaded between the first schedule and its run: the constructor did it (initializeRunPath)
+        // nothing of ours is loaded between the first schedule and its run: the constructors did it (ColdStart)
         int from = lines.indexOf("scheduling"), to = lines.indexOf("running");
         assertTrue(from >= 0 && to > from, output);
         List<String> loadedOnTheWay = lines.subList(from, to).stream()

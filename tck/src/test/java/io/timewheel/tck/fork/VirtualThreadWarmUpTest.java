@@ -75,7 +75,7 @@ class VirtualThreadWarmUpTest {
                 .collect(Collectors.toList());
         assertEquals(List.of(), ours, "invokedynamic call sites of ours linked on the virtual-thread path");
         // the control: the log does name the classes loaded
-        assertTrue(lines.stream().anyMatch(l -> l.contains(" io.timewheel.executor.RunDispatcher ")), output);
+        assertTrue(lines.stream().anyMatch(l -> l.contains(" io.timewheel.executor.internal.pool.RunDispatcher ")), output);
         int from = lines.indexOf("scheduling"), to = lines.indexOf("running");
         assertTrue(from >= 0 && to > from, output);
         List<String> loadedOnTheWay = lines.subList(from, to).stream()

@@ -1,17 +1,22 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.observe;
+
+import io.timewheel.executor.ExecutorStatistics;
+import io.timewheel.executor.WheelExecutorMXBean;
+import io.timewheel.executor.internal.Log;
 
 import java.lang.management.ManagementFactory;
 import java.lang.ref.WeakReference;
 import javax.management.InstanceAlreadyExistsException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import java.util.function.Supplier;
 
 /**
  * Registers and unregisters executors' MXBeans. Loaded only when an executor is built with {@code jmx(true)},
  * and then only if the java.management module is in the boot layer (the module says
  * {@code requires static java.management}). Any thread.
  */
-final class Jmx {
+public final class Jmx {
     /*
      * Implementation notes
      *
@@ -30,23 +35,22 @@ final class Jmx {
     }
 
     /** Registers the executor's MXBean; returns its ObjectName, or null if it could not. */
-    static Object register(WheelScheduledExecutorService executor) {
+    public static Object register(String name, Supplier<ExecutorStatistics> source) {
         if (!ModuleLayer.boot().findModule("java.management").isPresent()) {
             Log.LOG.log(System.Logger.Level.WARNING, "timewheel: no MXBean for executor "
-                    + executor.statistics().executorName() + ": the java.management module is not in this runtime");
+                    + name + ": the java.management module is not in this runtime");
             return null;
         }
         try {
-            return Registrar.register(executor);
+            return Registrar.register(name, source);
         } catch (Throwable t) {
-            Log.LOG.log(System.Logger.Level.WARNING, "timewheel: no MXBean for executor "
-                    + executor.statistics().executorName() + ": " + t, t);
+            Log.LOG.log(System.Logger.Level.WARNING, "timewheel: no MXBean for executor " + name + ": " + t, t);
             return null;
         }
     }
 
     /** Unregisters a name {@link #register} returned. */
-    static void unregister(Object name) {
+    public static void unregister(Object name) {
         try {
             Registrar.unregister(name);
         } catch (Throwable t) {
@@ -56,12 +60,11 @@ final class Jmx {
 
     /** The part that names javax.management types: loaded only after the module check. */
     private static final class Registrar {
-        static Object register(WheelScheduledExecutorService executor) throws Exception {
+        static Object register(String name, Supplier<ExecutorStatistics> source) throws Exception {
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            String name = executor.statistics().executorName();
             String base = DOMAIN + ":type=WheelScheduledExecutorService,name=" + ObjectName.quote(name);
-            String id = Integer.toHexString(System.identityHashCode(executor));
-            Bean bean = new Bean(executor, name);
+            String id = Integer.toHexString(System.identityHashCode(source));
+            Bean bean = new Bean(source, name);
             for (int attempt = 0; ; attempt++) {
                 ObjectName objectName = new ObjectName(attempt == 0 ? base
                         : base + ",id=" + id + (attempt == 1 ? "" : "-" + attempt));
@@ -86,17 +89,17 @@ final class Jmx {
 
     /** The MXBean: each attribute from a fresh statistics() call. Holds the executor weakly (see the notes). */
     static final class Bean implements WheelExecutorMXBean {
-        private final WeakReference<WheelScheduledExecutorService> executor;
+        private final WeakReference<Supplier<ExecutorStatistics>> source;
         private final String name;
 
-        Bean(WheelScheduledExecutorService executor, String name) {
-            this.executor = new WeakReference<>(executor);
+        Bean(Supplier<ExecutorStatistics> source, String name) {
+            this.source = new WeakReference<>(source);
             this.name = name;
         }
 
         private ExecutorStatistics stats() {
-            WheelScheduledExecutorService e = executor.get();
-            return e == null ? null : e.statistics();
+            Supplier<ExecutorStatistics> s = source.get();
+            return s == null ? null : s.get();
         }
 
         @Override

@@ -1,4 +1,11 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.observe;
+
+import io.timewheel.executor.internal.Log;
+import io.timewheel.executor.internal.LowBound;
+import io.timewheel.executor.internal.pool.WorkerPool;
+import io.timewheel.executor.internal.queue.ReadyQueue;
+import io.timewheel.executor.internal.tick.TickThread;
+import io.timewheel.executor.jfr.Jfr;
 
 import java.util.concurrent.ForkJoinPool;
 
@@ -8,7 +15,7 @@ import java.util.concurrent.ForkJoinPool;
  * and if it has while no worker was idle, says so through System.Logger, at most once per {@link #QUIET_NANOS}.
  * Tick thread only, except the immutable configuration.
  */
-final class StarvationWatch {
+public final class StarvationWatch implements TickThread.Watch, ReadyQueue.PushWatch {
     /*
      * Implementation notes
      *
@@ -39,75 +46,105 @@ final class StarvationWatch {
 
     /** At most one warning per executor per 10 s (10^10 ns). */
     static final long QUIET_NANOS = 10_000_000_000L;
-    /** Looked at at least once a second (10^9 ns) while the watch runs, or once per threshold if longer. */
-    static final long RECHECK_NANOS = 1_000_000_000L;
 
-    private final TaskQueue queue;
+    private final ReadyQueue ready;
+    private final WorkerPool pool;
+    private final TickThread tick;
     private final String executorName;
     private final long thresholdNanos;
-    private final long recheckNanos;
-    /** When it looks next. Tick thread only. */
-    private long nextCheck;
+    /**
+     * When it looks next (see the notes). Any thread: lowered by pushers (CAS), raised by the tick thread after
+     * a look (CAS from the value it read before the look, so that a pusher's lowering meanwhile stays).
+     */
+    private final LowBound lookAt;
+    /** No warning before this time (the rate limit). Written by the tick thread, read by pushers. */
+    private volatile long quietUntil;
     /** Scratch for the scan. Tick thread only. */
     private final ReadyQueue.Overdue scan = new ReadyQueue.Overdue();
 
-    StarvationWatch(TaskQueue queue, String executorName, long thresholdNanos, long now) {
-        this.queue = queue;
+    /**
+     * Watches {@code ready}, whose workers are {@code pool}'s, on {@code tick}; register it with both (as a
+     * PushWatch and a Watch) before the executor is used.
+     */
+    public StarvationWatch(ReadyQueue ready, WorkerPool pool, TickThread tick, String executorName,
+                           long thresholdNanos, long now) {
+        this.ready = ready;
+        this.pool = pool;
+        this.tick = tick;
         this.executorName = executorName;
         this.thresholdNanos = thresholdNanos;
-        this.recheckNanos = Math.max(thresholdNanos, RECHECK_NANOS);
-        this.nextCheck = now;
+        this.lookAt = new LowBound(never(now));
+        this.quietUntil = now;
+    }
+
+    /** A look time that means none (TickThread.Watch): as far ahead as nanoTime arithmetic reaches. */
+    private static long never(long now) {
+        return now + Long.MAX_VALUE;
+    }
+
+    /** A push into the watched ready queue: look by that entry's deadline + the threshold. Pushing thread. */
+    @Override
+    public void pushed(long deadline) {
+        long t = deadline + thresholdNanos;
+        long quiet = quietUntil;
+        if (t - quiet < 0) {
+            t = quiet; // it could not speak before then anyway
+        }
+        if (t - lookAt.get() < 0) {
+            lookAt.lower(t);
+            tick.wakeBy(t);
+        }
     }
 
     /** Whether its executor has terminated (the tick thread stops watching). */
-    boolean retired() {
-        return queue.isTerminated();
+    @Override
+    public boolean retired() {
+        return pool.isTerminated();
     }
 
-    /**
-     * Looks if it is time, warns if it must, and returns when it wants to look next. Tick thread only.
-     */
-    long check(long now) {
-        if (now - nextCheck < 0) {
-            return nextCheck;
+    /** Looks if it is time, warns if it must, and returns when it wants to look next. Tick thread only. */
+    @Override
+    public long look(long now) {
+        long seen = lookAt.get();
+        if (now - seen < 0) {
+            return seen;
         }
-        queue.ready.scan(now, scan);
+        ready.scan(now, scan);
         long next;
         if (scan.count > 0 && now - scan.oldestDeadline >= thresholdNanos && scan.idleWorkers == 0) {
-            warn(now);
-            next = now + QUIET_NANOS;
+            if (now - quietUntil >= 0) {
+                warn(now);
+                quietUntil = now + QUIET_NANOS;
+            }
+            next = quietUntil; // starving: it may speak again then
+        } else if (scan.count > 0) {
+            next = scan.oldestDeadline + thresholdNanos;
+            if (next - now <= 0) {
+                next = now + thresholdNanos; // waited long enough, but a worker is idle: it is about to take it
+            }
+        } else if (scan.any) {
+            next = scan.earliestDeadline + thresholdNanos;
         } else {
-            next = now + recheckNanos;
-            long candidate;
-            if (scan.count > 0) {
-                candidate = scan.oldestDeadline + thresholdNanos;
-            } else if (scan.any) {
-                candidate = scan.earliestDeadline + thresholdNanos;
-            } else {
-                candidate = next;
-            }
-            if (candidate - now <= 0) {
-                candidate = now + thresholdNanos; // waited long enough, but a worker is idle: it is about to take it
-            }
-            if (candidate - next < 0) {
-                next = candidate;
-            }
+            next = never(now); // nothing here: the next push says when to look
+        }
+        if (next - quietUntil < 0) {
+            next = quietUntil;
         }
         scan.oldest = null; // do not keep a task reachable between looks
-        nextCheck = next;
-        return next;
+        lookAt.raise(seen, next); // fails if a pusher lowered it meanwhile: its time stays
+        return lookAt.get();
     }
 
     private void warn(long now) {
-        int workers = queue.workerCount();
+        int workers = pool.workerCount();
         long overdue = scan.count;
-        long oldestMillis = (now - scan.oldestDeadline) / 1_000_000L;
+        long lateness = now - scan.oldestDeadline;
         if (Jfr.recording()) {
-            Jfr.taskWaiting(executorName, scan.oldest, scan.oldestDeadline, scan.oldestReadyAt, now, workers,
-                    scan.idleWorkers);
+            Jfr.taskLate(executorName, scan.oldest.taskClassName(), scan.oldestDeadline, lateness,
+                    Jfr.handOver(scan.oldestDeadline, scan.oldestReadyAt, lateness), false, workers, scan.idleWorkers);
         }
         String message = overdue + (overdue == 1 ? " task" : " tasks") + " of executor " + executorName
-                + (overdue == 1 ? " is" : " are") + " overdue (oldest " + oldestMillis + " ms): all " + workers
+                + (overdue == 1 ? " is" : " are") + " overdue (oldest " + lateness / 1_000_000L + " ms): all " + workers
                 + (workers == 1 ? " worker" : " workers") + " busy";
         try {
             ForkJoinPool.commonPool().execute(() -> Log.LOG.log(System.Logger.Level.WARNING, message));

@@ -1,4 +1,4 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.pool;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.LongAdder;
  * per run (Java 21+), or any {@link Executor}. The state the pool keeps about those runs (in flight, running
  * threads, completed) lives here; the pool (WorkerPool.dispatch) drives it. Any thread.
  */
-final class RunDispatcher {
+public final class RunDispatcher {
     /*
      * Implementation notes
      *
@@ -62,7 +62,7 @@ final class RunDispatcher {
     }
 
     /** Runs on {@code executor}. */
-    static RunDispatcher onExecutor(Executor executor) {
+    public static RunDispatcher onExecutor(Executor executor) {
         return new RunDispatcher(Objects.requireNonNull(executor, "executor"), 0);
     }
 
@@ -72,7 +72,7 @@ final class RunDispatcher {
      *
      * @throws UnsupportedOperationException before Java 21
      */
-    static RunDispatcher onVirtualThreads(String namePrefix, int maxConcurrentRuns) {
+    public static RunDispatcher onVirtualThreads(String namePrefix, int maxConcurrentRuns) {
         ThreadFactory factory = VirtualThreads.factory(namePrefix);
         VirtualThreads.warmUp();
         return new RunDispatcher(new StartEach(factory), maxConcurrentRuns);
@@ -177,11 +177,6 @@ final class RunDispatcher {
             @Override
             public void run() {
             }
-        }
-
-        /** Null if virtual threads are available, else why not. */
-        static String unavailable() {
-            return UNAVAILABLE;
         }
 
         static ThreadFactory factory(String namePrefix) {

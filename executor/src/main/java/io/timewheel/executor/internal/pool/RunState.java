@@ -1,4 +1,4 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.pool;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ctl, its encoding and its reads. WorkerPool extends it, so the word is a field of the pool itself (no
  * object between the pool and its ctl). Any thread.
  */
-abstract class RunState {
+public abstract class RunState {
     /*
      * Implementation notes
      *
@@ -65,35 +65,35 @@ abstract class RunState {
         return c < SHUTDOWN;
     }
 
-    boolean isRunning() {
+    public boolean isRunning() {
         return isRunning(ctl.get());
     }
 
-    boolean isShutdown() {
+    public boolean isShutdown() {
         return runStateAtLeast(ctl.get(), SHUTDOWN);
     }
 
     /** At least STOP: no queued task may run any more. */
-    boolean isStopped() {
+    public boolean isStopped() {
         return runStateAtLeast(ctl.get(), STOP);
     }
 
     /** At least TIDYING: no worker is left and none can be added, so nothing queued will ever run. */
-    boolean isTidying() {
+    public boolean isTidying() {
         return runStateAtLeast(ctl.get(), TIDYING);
     }
 
-    boolean isTerminating() {
+    public boolean isTerminating() {
         int c = ctl.get();
         return runStateAtLeast(c, SHUTDOWN) && runStateLessThan(c, TERMINATED);
     }
 
-    boolean isTerminated() {
+    public boolean isTerminated() {
         return runStateAtLeast(ctl.get(), TERMINATED);
     }
 
     /** The worker count (ctl's), without a lock: for the starvation watch, which must not block. Any thread. */
-    int workerCount() {
+    public int workerCount() {
         return workerCountOf(ctl.get());
     }
 

@@ -1,11 +1,12 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.pool;
 
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 
 /**
- * One pool thread of a {@link WorkerPool}, and the lock it holds while it runs a task: ThreadPoolExecutor's
- * Worker. Idle workers are those whose lock is free. Its thread runs the pool's loop (WorkerPool.runWorker);
- * the other methods are for the pool, any thread.
+ * One pool thread, and the lock it holds while it runs a task: ThreadPoolExecutor's Worker. Idle workers are
+ * those whose lock is free. Its thread runs the loop it was made with (the pool's runWorker); the other
+ * methods are for the pool, any thread.
  */
 final class Worker extends AbstractQueuedSynchronizer implements Runnable {
     /*
@@ -21,15 +22,20 @@ final class Worker extends AbstractQueuedSynchronizer implements Runnable {
      * 1 -> 0 (unlock) around each task by its own thread; 0 -> 1 -> 0 briefly by a thread in
      * interruptIdleWorkers (tryLock, interrupt, unlock).
      *
-     * Ownership: thread, stats and pool immutable. completedTasks written by the worker's own thread while it
+     * Ownership: thread, stats and loop immutable. completedTasks written by the worker's own thread while it
      * holds its own lock, read under the pool's mainLock (volatile: the pool's counts read it while the worker
      * runs). stats written by the worker's own thread only (WorkerStats' notes), summed by any thread. holding
      * (dispatch only) as completedTasks.
      */
     private static final long serialVersionUID = 1L;
 
-    /** The pool whose loop this worker's thread runs. Immutable. */
-    private final transient WorkerPool pool;
+    /** What this worker's thread runs: the pool's loop, for this worker. */
+    interface Loop {
+        void runWorker(Worker w);
+    }
+
+    /** The loop this worker's thread runs. Immutable. */
+    private final transient Loop loop;
     /** The thread the pool's thread factory made for this worker, or null if it made none. Immutable. */
     final transient Thread thread;
     /** Written by the worker's own thread while it holds its own lock; read under the pool's mainLock. */
@@ -45,16 +51,16 @@ final class Worker extends AbstractQueuedSynchronizer implements Runnable {
      */
     volatile boolean holding;
 
-    /** Asks the pool's thread factory for the thread (the virtual getThreadFactory(), as TPE's Worker). */
-    Worker(WorkerPool pool) {
+    /** Asks {@code factory} for the thread (the pool passes the virtual getThreadFactory(), as TPE's Worker). */
+    Worker(Loop loop, ThreadFactory factory) {
         setState(-1); // no interrupts until the thread runs
-        this.pool = pool;
-        this.thread = pool.threadFactory().newThread(this);
+        this.loop = loop;
+        this.thread = factory.newThread(this);
     }
 
     @Override
     public void run() {
-        pool.runWorker(this);
+        loop.runWorker(this);
     }
 
     @Override

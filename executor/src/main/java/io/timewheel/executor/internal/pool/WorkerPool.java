@@ -1,6 +1,10 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.pool;
 
-import java.lang.invoke.MethodHandles;
+import io.timewheel.executor.internal.ColdStart;
+import io.timewheel.executor.internal.queue.QueueEntry;
+import io.timewheel.executor.internal.queue.TaskQueue;
+import io.timewheel.executor.jfr.Jfr;
+
 import java.util.HashSet;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * needs from above (its settings and its hooks) it declares as abstract methods, which the executor's
  * subclass answers. Any thread.
  */
-abstract class WorkerPool extends RunState {
+public abstract class WorkerPool extends RunState implements Worker.Loop {
     /*
      * Implementation notes
      *
@@ -88,61 +92,57 @@ abstract class WorkerPool extends RunState {
     /** Where runs go instead of the workers' own threads, or null (the default). Immutable. */
     private final RunDispatcher dispatcher;
 
-    WorkerPool(TaskQueue queue, long lateThresholdNanos, String executorName, RunDispatcher dispatcher) {
+    protected WorkerPool(TaskQueue queue, long lateThresholdNanos, String executorName, RunDispatcher dispatcher) {
         this.queue = queue;
         this.lateThresholdNanos = lateThresholdNanos;
         this.executorName = executorName;
         this.dispatcher = dispatcher;
+        // the first worker and the first dispatched run would load these after a deadline (ColdStart)
+        ColdStart.initialize(Worker.class);
         if (dispatcher != null) {
-            // cold start, as WheelScheduledExecutorService.initializeRunPath: the first dispatch would load it from
-            // the jar between a deadline and its run (a fresh JVM's first run, median of 10: 0.65 ms late, 0.44
-            // with this; JDK 25, bench/results/jdk25/vt-lateness.txt)
-            try {
-                MethodHandles.lookup().ensureInitialized(DispatchedRun.class);
-            } catch (IllegalAccessException e) {
-                throw new AssertionError(e); // a class of this nest, to a lookup of this class
-            }
+            ColdStart.initialize(DispatchedRun.class);
         }
+        Thread.State.values(); // the enum addWorker's check of a new thread reads (from the JDK's image, not its archive)
     }
 
     // ---------------------------------------------------------------------------------------------
     // What the pool needs from above: ThreadPoolExecutor's settings (its fields) and hooks
 
     /** TPE's corePoolSize field. Any thread. */
-    abstract int corePoolSize();
+    protected abstract int corePoolSize();
 
     /** TPE's maximumPoolSize field. Any thread. */
-    abstract int maximumPoolSize();
+    protected abstract int maximumPoolSize();
 
     /** TPE's keepAliveTime field, in nanoseconds. Any thread. */
-    abstract long keepAliveNanos();
+    protected abstract long keepAliveNanos();
 
     /** TPE's allowCoreThreadTimeOut field. Any thread. */
-    abstract boolean allowsCoreThreadTimeOut();
+    protected abstract boolean allowsCoreThreadTimeOut();
 
     /** The thread factory, as TPE's Worker gets it (the virtual getThreadFactory()). */
-    abstract ThreadFactory threadFactory();
+    protected abstract ThreadFactory threadFactory();
 
     /**
      * TPE's beforeExecute hook, called by the worker thread {@code t} before it runs {@code r} (with a
      * dispatcher: by the thread {@code t} that runs {@code r}).
      */
-    abstract void beforeExecute(Thread t, Runnable r);
+    protected abstract void beforeExecute(Thread t, Runnable r);
 
     /**
      * TPE's afterExecute hook, called by the worker thread after {@code r} ran (or threw {@code t}); with a
      * dispatcher, by the thread that ran it.
      */
-    abstract void afterExecute(Runnable r, Throwable t);
+    protected abstract void afterExecute(Runnable r, Throwable t);
 
     /** TPE's terminated hook, called once, on the way from TIDYING to TERMINATED. */
-    abstract void terminated();
+    protected abstract void terminated();
 
     // ---------------------------------------------------------------------------------------------
     // Run state transitions and termination
 
     /** TPE's shutdown, less onShutdown and tryTerminate, which the executor calls after it. */
-    void shutdown() {
+    public void shutdown() {
         mainLock.lock();
         try {
             advanceRunState(SHUTDOWN);
@@ -153,7 +153,7 @@ abstract class WorkerPool extends RunState {
     }
 
     /** TPE's shutdownNow, less draining the queue and tryTerminate, which the executor does after it. */
-    void shutdownNow() {
+    public void shutdownNow() {
         mainLock.lock();
         try {
             advanceRunState(STOP);
@@ -168,7 +168,7 @@ abstract class WorkerPool extends RunState {
         }
     }
 
-    boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         long nanos = unit.toNanos(timeout);
         mainLock.lock();
         try {
@@ -185,7 +185,7 @@ abstract class WorkerPool extends RunState {
     }
 
     /** Moves to TERMINATED if SHUTDOWN with an empty queue, or STOP, and no worker is left. */
-    void tryTerminate() {
+    public void tryTerminate() {
         for (;;) {
             int c = ctl.get();
             if (isRunning(c) || runStateAtLeast(c, TIDYING)
@@ -221,7 +221,7 @@ abstract class WorkerPool extends RunState {
     // Workers
 
     /** STPE's ensurePrestart: one more core thread per schedule, or one thread when the core size is 0. */
-    void ensurePrestart() {
+    public void ensurePrestart() {
         int wc = workerCountOf(ctl.get());
         if (wc < corePoolSize()) {
             addWorker(true);
@@ -230,11 +230,11 @@ abstract class WorkerPool extends RunState {
         }
     }
 
-    boolean prestartCoreThread() {
+    public boolean prestartCoreThread() {
         return workerCountOf(ctl.get()) < corePoolSize() && addWorker(true);
     }
 
-    int prestartAllCoreThreads() {
+    public int prestartAllCoreThreads() {
         int n = 0;
         while (addWorker(true)) {
             ++n;
@@ -265,7 +265,7 @@ abstract class WorkerPool extends RunState {
         boolean workerStarted = false;
         Worker w = null;
         try {
-            w = new Worker(this);
+            w = new Worker(this, threadFactory());
             Thread t = w.thread;
             if (t != null) {
                 boolean workerAdded = false;
@@ -310,7 +310,8 @@ abstract class WorkerPool extends RunState {
     }
 
     /** TPE's runWorker: the loop of worker {@code w}, on its thread (Worker.run). */
-    final void runWorker(Worker w) {
+    @Override
+    public final void runWorker(Worker w) {
         Thread wt = Thread.currentThread();
         w.unlock(); // allow interrupts
         boolean completedAbruptly = true;
@@ -447,7 +448,9 @@ abstract class WorkerPool extends RunState {
                 } else if (entry.tryTake()) {
                     long lateness = stats.record(lateThresholdNanos, entry.fixedRatePeriod());
                     if (lateness >= lateThresholdNanos && Jfr.recording()) {
-                        Jfr.taskLate(executorName, entry, stats, lateness, workerCountOf(ctl.get()));
+                        Jfr.taskLate(executorName, entry.taskClassName(), stats.deadline, lateness,
+                                Jfr.handOver(stats.deadline, stats.readyAt, lateness), true,
+                                workerCountOf(ctl.get()), stats.idleWorkers);
                     }
                     return entry.task();
                 }
@@ -511,7 +514,7 @@ abstract class WorkerPool extends RunState {
     }
 
     /** Interrupts the idle workers, so that they re-read the configuration (TPE's interruptIdleWorkers()). */
-    void interruptIdleWorkers() {
+    public void interruptIdleWorkers() {
         interruptIdleWorkers(false);
     }
 
@@ -525,7 +528,7 @@ abstract class WorkerPool extends RunState {
     // Reactions to configuration changes (the executor has stored the new value)
 
     /** TPE's setCorePoolSize, after the new size was stored. */
-    void corePoolSizeChanged(int previous, int corePoolSize) {
+    public void corePoolSizeChanged(int previous, int corePoolSize) {
         int delta = corePoolSize - previous;
         if (workerCountOf(ctl.get()) > corePoolSize) {
             interruptIdleWorkers(false);
@@ -540,7 +543,7 @@ abstract class WorkerPool extends RunState {
     }
 
     /** TPE's setMaximumPoolSize, after the new size was stored. */
-    void maximumPoolSizeChanged(int maximumPoolSize) {
+    public void maximumPoolSizeChanged(int maximumPoolSize) {
         if (workerCountOf(ctl.get()) > maximumPoolSize) {
             interruptIdleWorkers(false);
         }
@@ -550,7 +553,7 @@ abstract class WorkerPool extends RunState {
     // Monitoring
 
     /** The workers' statistics summed (WorkerStats indices) and the tasks they completed. Any thread. */
-    long[] statistics() {
+    public long[] statistics() {
         long[] sum = WorkerStats.newSum();
         mainLock.lock();
         try {
@@ -564,7 +567,7 @@ abstract class WorkerPool extends RunState {
         return sum;
     }
 
-    int poolSize() {
+    public int poolSize() {
         mainLock.lock();
         try {
             return runStateAtLeast(ctl.get(), TIDYING) ? 0 : workers.size();
@@ -573,7 +576,7 @@ abstract class WorkerPool extends RunState {
         }
     }
 
-    int activeCount() {
+    public int activeCount() {
         if (dispatcher != null) {
             return dispatcher.inFlight.get();
         }
@@ -591,7 +594,7 @@ abstract class WorkerPool extends RunState {
         }
     }
 
-    int largestPoolSize() {
+    public int largestPoolSize() {
         mainLock.lock();
         try {
             return largestPoolSize;
@@ -600,7 +603,7 @@ abstract class WorkerPool extends RunState {
         }
     }
 
-    long taskCount() {
+    public long taskCount() {
         mainLock.lock();
         try {
             long n = completedTaskCount;
@@ -620,7 +623,7 @@ abstract class WorkerPool extends RunState {
         }
     }
 
-    long completedTaskCount() {
+    public long completedTaskCount() {
         mainLock.lock();
         try {
             long n = completedTaskCount + (dispatcher != null ? dispatcher.completed.sum() : 0L);
@@ -634,7 +637,7 @@ abstract class WorkerPool extends RunState {
     }
 
     /** TPE's toString, with the executor's identity. */
-    String describe(String identity) {
+    public String describe(String identity) {
         long completed;
         int poolSize;
         int active = 0;

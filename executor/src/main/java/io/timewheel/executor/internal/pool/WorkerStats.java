@@ -1,4 +1,7 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.pool;
+
+import io.timewheel.executor.ExecutorStatistics;
+import io.timewheel.executor.internal.queue.ReadyQueue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -8,7 +11,7 @@ import java.lang.invoke.VarHandle;
  * ready queue hands the worker the times of the entry it takes. Written by its worker thread only; read by
  * any thread (statistics), summed over the pool's workers.
  */
-final class WorkerStats {
+public final class WorkerStats extends ReadyQueue.Slot {
     /*
      * Implementation notes
      *
@@ -34,28 +37,24 @@ final class WorkerStats {
 
     /** Longs of padding on each side of the counts: 16 * 8 = 128 bytes. */
     private static final int PAD = 16;
-    static final int BUCKETS = ExecutorStatistics.BUCKETS;
+    public static final int BUCKETS = ExecutorStatistics.BUCKETS;
     /** Index of the lateness histogram's bucket 0, then the hand-over's, then the worker wait's. */
-    static final int LATENESS = PAD, HAND_OVER = LATENESS + BUCKETS, WORKER_WAIT = HAND_OVER + BUCKETS;
+    public static final int LATENESS = PAD, HAND_OVER = LATENESS + BUCKETS, WORKER_WAIT = HAND_OVER + BUCKETS;
     /** Runs late by the threshold or more; fixed-rate runs started a period late; fixed-rate runs longer than their period. */
-    static final int LATE = WORKER_WAIT + BUCKETS, MISSED = LATE + 1, OVERRUNS = LATE + 2;
+    public static final int LATE = WORKER_WAIT + BUCKETS, MISSED = LATE + 1, OVERRUNS = LATE + 2;
     private static final int LENGTH = OVERRUNS + 1 + PAD;
 
     /** The counts (see the indices). Written by the owning worker (plainly), read by any thread (opaque). */
     private final long[] counts = new long[LENGTH];
 
-    // The slot: see the notes. Worker thread only.
-    long deadline;
-    long readyAt;
-    long takenAt;
-    int idleWorkers;
+    /** The fixed-rate period of the run in progress, 0 if none (see the notes). Worker thread only. */
     long period;
 
     /**
      * ExecutorStatistics.bucketOf, defined here: the worker's first run would otherwise load and link that
      * class (the statistics' reader side) on the worker's critical path, between a deadline and its run.
      */
-    static int bucketOf(long nanos) {
+    public static int bucketOf(long nanos) {
         return nanos <= 0 ? 0 : Long.SIZE - Long.numberOfLeadingZeros(nanos);
     }
 

@@ -1,4 +1,4 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.queue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -9,7 +9,7 @@ import java.util.concurrent.RunnableScheduledFuture;
  * offered through {@code getQueue()}): the wheel holds this holder; workers run, and hooks and
  * {@code getQueue()} see, the decorated task itself. Any thread.
  */
-final class DecoratedEntry extends QueueEntry {
+public final class DecoratedEntry extends TaskEntry {
     /*
      * Implementation notes
      *
@@ -28,39 +28,44 @@ final class DecoratedEntry extends QueueEntry {
     /** See the notes. */
     private volatile int left;
 
-    DecoratedEntry(TaskQueue queue, RunnableScheduledFuture<?> task, long deadline) {
+    public DecoratedEntry(TaskQueue queue, RunnableScheduledFuture<?> task, long deadline) {
         super(queue, deadline);
         this.task = task;
     }
 
     @Override
-    Runnable task() {
+    public Runnable task() {
         return task;
     }
 
     @Override
-    boolean isQueued() {
+    public boolean isQueued() {
         return left == 0;
     }
 
     @Override
-    boolean tryFile() {
+    public boolean tryFile() {
         return left == 0;
     }
 
     @Override
-    boolean tryUnfile() {
+    public boolean tryUnfile() {
         return left == 0;
     }
 
     @Override
-    boolean tryTake() {
+    public boolean tryTake() {
         return leave();
     }
 
     @Override
-    int tryRemove() {
+    public int tryRemove() {
         return leave() ? REMOVED_UNLINK : NOT_REMOVED;
+    }
+
+    /** A holder is created queued. */
+    @Override
+    protected void markQueued() {
     }
 
     private boolean leave() {

@@ -1,4 +1,6 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.queue;
+
+import io.timewheel.executor.internal.Pacer;
 
 /**
  * Whether a thread that has just pushed into a {@link ReadyQueue} yields its CPU to the workers: while the

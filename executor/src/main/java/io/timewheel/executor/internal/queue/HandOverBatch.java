@@ -1,5 +1,6 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.queue;
 
+import io.timewheel.executor.internal.Pacer;
 import io.timewheel.wheel.TimerWheel;
 
 import java.util.Arrays;
@@ -9,7 +10,7 @@ import java.util.Arrays;
  * their deadlines and sequences beside them: gathered from the wheel outside the ready queue's lock, then
  * spliced in under it ({@link ReadyQueue#pushBatch}). Tick thread only (one per tick thread, reused).
  */
-final class HandOverBatch {
+public final class HandOverBatch {
     /*
      * Implementation notes
      *
@@ -38,6 +39,10 @@ final class HandOverBatch {
     long[] deadlines = new long[64];
     int[] sequences = new int[64];
     int size;
+
+    /** The tick thread's scratch: one per tick thread, reused for every hand-over. */
+    public HandOverBatch() {
+    }
 
     /**
      * Takes every expired entry from {@code wheel} (after its advance), keeping those still queued (FILED to

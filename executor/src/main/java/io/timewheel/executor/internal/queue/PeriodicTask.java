@@ -1,11 +1,13 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.queue;
+
+import io.timewheel.executor.PeriodicPolicy;
 
 import java.util.concurrent.RunnableScheduledFuture;
 
 /**
  * A periodic task: fixed rate ({@code period > 0}) or fixed delay ({@code period < 0}), as in STPE. Any thread.
  */
-final class PeriodicTask<V> extends ScheduledTask<V> {
+public final class PeriodicTask<V> extends ScheduledTask<V> {
     /*
      * Implementation notes
      *
@@ -46,36 +48,42 @@ final class PeriodicTask<V> extends ScheduledTask<V> {
     /** Current scheduled time. See the notes. */
     private long time;
     /** The decorated task re-queued after each run. Written once, before the first publication. */
-    RunnableScheduledFuture<V> outerTask = this;
+    private RunnableScheduledFuture<V> outerTask = this;
     /** The task's policies, or null for STPE's behaviour. Immutable. */
     private final PeriodicPolicy policy;
     /** The command as submitted, for the failure handler; null when policy is null. Immutable. */
     private final Runnable command;
 
-    PeriodicTask(TaskQueue queue, Runnable body, long time, long period) {
-        this(queue, body, time, period, null, null);
-    }
-
     /**
      * A task under {@code policy} (null or STPE's: none); {@code body} is what runs, {@code command} what was
      * submitted.
      */
-    PeriodicTask(TaskQueue queue, Runnable body, long time, long period, PeriodicPolicy policy, Runnable command) {
+    public PeriodicTask(TaskQueue queue, Runnable body, long time, long period, PeriodicPolicy policy,
+                        Runnable command) {
         super(queue, body, time, Sequencer.nextForAnyDeadline(queue.sequenceCounters));
         this.time = time;
         this.period = period;
-        boolean none = policy == null || policy.isStpe();
-        this.policy = none ? null : policy;
-        this.command = none ? null : command;
+        this.policy = policy;
+        this.command = policy == null ? null : command;
+    }
+
+    /** What decorateTask returned for this task: the object re-queued after each run. Any thread. */
+    public RunnableScheduledFuture<V> outerTask() {
+        return outerTask;
+    }
+
+    /** Sets what decorateTask returned, before the task is first published. */
+    public void decoratedAs(RunnableScheduledFuture<V> outer) {
+        this.outerTask = outer;
     }
 
     @Override
-    long nextDeadline() {
+    public long nextDeadline() {
         return time;
     }
 
     @Override
-    long fixedRatePeriod() {
+    public long fixedRatePeriod() {
         return period > 0 ? period : 0L;
     }
 

@@ -1,5 +1,8 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.queue;
 
+import io.timewheel.executor.internal.Log;
+import io.timewheel.executor.internal.NanoClock;
+import io.timewheel.executor.internal.Pacer;
 import io.timewheel.wheel.TimerWheel;
 
 import java.util.function.Consumer;
@@ -10,7 +13,7 @@ import java.util.function.Consumer;
  * over, collect). Tick thread only: created with its queue, touched by the queue's {@link TickThread} alone,
  * or (Snapshot's last resort) by a caller that has seen that thread end.
  */
-final class QueueWheel {
+public final class QueueWheel {
     /*
      * Implementation notes
      *
@@ -26,7 +29,13 @@ final class QueueWheel {
      * (JLS 17.4.4), and nothing can be offered any more.
      */
 
-    private final TaskQueue queue;
+    /** The bounds shared with the queue's producers. Immutable. */
+    private final HandOffBounds bounds;
+    /** The queue's near term, where hand-overs go. Immutable. */
+    private final ReadyQueue ready;
+    private final NanoClock clock;
+    /** The tick of the wheel, created on the first entry filed. Immutable. */
+    private final long tickNanos;
     /** This queue's wheel, or null while the tick thread has none for it. */
     private TimerWheel<QueueEntry> wheel;
     /** The value of the queue's earliest bound read before the last drain (TaskQueue's notes). */
@@ -34,18 +43,21 @@ final class QueueWheel {
     /** The serving tick thread's pacer (Pacer), once it serves this queue; null before. */
     private Pacer pacer;
 
-    QueueWheel(TaskQueue queue) {
-        this.queue = queue;
+    QueueWheel(HandOffBounds bounds, ReadyQueue ready, NanoClock clock, long tickNanos) {
+        this.bounds = bounds;
+        this.ready = ready;
+        this.clock = clock;
+        this.tickNanos = tickNanos;
     }
 
     /** Right before the tick thread detaches its inbox: the queue's pendingLow (TaskQueue's notes). */
-    void resetPending(long value) {
-        queue.resetPending(value);
+    public void resetPending(long value) {
+        bounds.resetPending(value);
     }
 
     /** Before the tick thread drains its inbox: the earliest bound it will raise after the hand-over. */
-    void beginDrain() {
-        earliestSeen = queue.earliest();
+    public void beginDrain() {
+        earliestSeen = bounds.earliest();
     }
 
     /**
@@ -53,7 +65,7 @@ final class QueueWheel {
      *
      * @return true if this queue had no wheel until now (the tick thread starts serving it)
      */
-    boolean file(QueueEntry entry) {
+    public boolean file(QueueEntry entry) {
         if (!entry.tryFile()) {
             return false;
         }
@@ -64,8 +76,8 @@ final class QueueWheel {
     private boolean add(QueueEntry entry) {
         boolean created = false;
         if (wheel == null) {
-            wheel = new TimerWheel<>(queue.tickNanos, queue.clock.nanoTime());
-            earliestSeen = queue.earliest();
+            wheel = new TimerWheel<>(tickNanos, clock.nanoTime());
+            earliestSeen = bounds.earliest();
             created = true;
         }
         wheel.addInSequence(entry);
@@ -73,13 +85,13 @@ final class QueueWheel {
     }
 
     /** The tick thread starts serving this queue's new wheel: its advances and hand-overs are paced (Pacer). */
-    void pace(Pacer pacer) {
+    public void pace(Pacer pacer) {
         this.pacer = pacer;
         wheel.pacer(pacer);
     }
 
     /** Drops an entry that left the queue from the wheel. */
-    void unlink(QueueEntry entry) {
+    public void unlink(QueueEntry entry) {
         if (wheel != null && entry.isInWheel() && !entry.isQueued()) {
             wheel.remove(entry);
         }
@@ -90,7 +102,7 @@ final class QueueWheel {
      *
      * @return true if this queue had no wheel until now
      */
-    boolean refile(QueueEntry entry) {
+    public boolean refile(QueueEntry entry) {
         if (entry.isInInbox()) {
             return false; // not read yet: filed, with its new deadline, when the tick thread reads it
         }
@@ -113,8 +125,8 @@ final class QueueWheel {
      *
      * @return the wheel's next deadline, or {@code now + Long.MAX_VALUE} if it is empty
      */
-    long expire(long now, HandOverBatch batch) {
-        long limit = queue.pendingLow();
+    public long expire(long now, HandOverBatch batch) {
+        long limit = bounds.pendingLow();
         try {
             long until = now + ReadyQueue.HORIZON_NANOS;
             if (limit - until <= 0) {
@@ -126,43 +138,43 @@ final class QueueWheel {
                 try {
                     // the batch's readyAt: read now, after the gathering, so that a tick thread descheduled
                     // on its way here shows as a late hand-over (one clock read per batch)
-                    queue.ready.pushBatch(batch, queue.clock.nanoTime());
+                    ready.pushBatch(batch, clock.nanoTime());
                 } catch (Throwable t) {
                     batch.refile(wheel); // nothing was added: back into the wheel, due (HandOverBatch)
                     throw t;
                 }
             }
         } catch (Throwable t) {
-            TickThread.report("expiring timers", t);
+            Log.tickFailure("expiring timers", t);
         } finally {
             batch.clear();
         }
         long next = wheel.isEmpty() ? now + Long.MAX_VALUE : wheel.nextDeadline();
-        queue.raiseEarliest(earliestSeen, limit - next < 0 ? limit : next, limit);
+        bounds.raiseEarliest(earliestSeen, limit - next < 0 ? limit : next, limit);
         return next;
     }
 
     /** After expiry: true if the tick thread can stop serving this queue (empty wheel, executor terminated). */
-    boolean retire() {
-        if (wheel.isEmpty() && queue.isTerminated()) {
+    public boolean retire() {
+        if (wheel.isEmpty() && bounds.isTerminated()) {
             wheel = null;
             return true;
         }
         return false;
     }
 
-    /** For tests only (the tests' Sync): the wheel's size. */
-    int size() {
+    /** The wheel's size, for the tick thread's test seam (TickProbe). Tick thread only. */
+    public int size() {
         return wheel == null ? 0 : wheel.size();
     }
 
-    /** For tests only (the tests' Sync): the wheel's tick, or 0 while there is no wheel. */
-    long tickNanos() {
+    /** The wheel's tick, or 0 while there is no wheel, for the tick thread's test seam (TickProbe). Tick thread only. */
+    public long wheelTickNanos() {
         return wheel == null ? 0 : wheel.tickNanos();
     }
 
     /** Collects the queued entries (and with {@code take}, takes them out of the queue) for a Snapshot. */
-    void collect(boolean take, Consumer<QueueEntry> into) {
+    public void collect(boolean take, Consumer<QueueEntry> into) {
         TimerWheel<QueueEntry> w = wheel;
         if (w != null) {
             w.forEach(entry -> {
@@ -177,13 +189,13 @@ final class QueueWheel {
             });
         }
         if (take) {
-            queue.ready.drain(entry -> {
+            ready.drain(entry -> {
                 if (entry.tryRemove() != QueueEntry.NOT_REMOVED) {
                     into.accept(entry);
                 }
             });
         } else {
-            queue.ready.forEach(entry -> {
+            ready.forEach(entry -> {
                 if (entry.isQueued()) {
                     into.accept(entry);
                 }
@@ -195,7 +207,7 @@ final class QueueWheel {
      * For a Snapshot's last step: an entry of this queue the tick thread has just read (and filed, if it was
      * still queued) goes into the snapshot if it is still queued; with {@code take}, it is also taken out.
      */
-    void collectRead(QueueEntry entry, boolean take, Consumer<QueueEntry> into) {
+    public void collectRead(QueueEntry entry, boolean take, Consumer<QueueEntry> into) {
         if (!take) {
             if (entry.isQueued()) {
                 into.accept(entry);

@@ -1,4 +1,7 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.queue;
+
+import io.timewheel.executor.internal.ColdStart;
+import io.timewheel.executor.internal.NanoClock;
 
 import java.util.Arrays;
 import java.util.concurrent.locks.Condition;
@@ -10,7 +13,7 @@ import java.util.function.Consumer;
  * worker, in (deadline, sequence) order: a sorted ring that entries arriving in order are appended to, beside
  * a binary min-heap for the others. Any thread; its lock is private.
  */
-final class ReadyQueue {
+public final class ReadyQueue {
     /*
      * Implementation notes
      *
@@ -119,7 +122,7 @@ final class ReadyQueue {
      * less two hand-over strides) before its deadline: far more than a loaded CPU makes a waking thread wait.
      * What waits here costs the heap's O(log n) per entry, which is why the far term stays in the wheel.
      */
-    static final long HORIZON_NANOS = 1L << 27;
+    public static final long HORIZON_NANOS = 1L << 27;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition available = lock.newCondition();
@@ -146,13 +149,55 @@ final class ReadyQueue {
     /** The worker waiting timed for the head's deadline, if any. */
     private Thread leader;
     private final NanoClock clock;
-    /** The tick thread handing over to this queue, woken by a worker about to block (notes); null in tests. */
-    private final TickThread tick;
+    /** The tick thread handing over to this queue, woken by a worker about to block (notes); null in tests. Immutable. */
+    private final Waker tick;
+    /** Told the deadline of every entry pushed, if set (see the notes: Watching). Set once, before use. */
+    private volatile PushWatch watch;
 
-    ReadyQueue(NanoClock clock, TickThread tick) {
+    /** A ready queue whose hand-overs come from {@code tick} (null: none, in tests). */
+    public ReadyQueue(NanoClock clock, Waker tick) {
         this.clock = clock;
         this.tick = tick;
         this.giveWay = new GiveWay(clock.nanoTime());
+        ColdStart.initialize(ReadyQueueRoom.class); // the first push that grows would load it after a deadline
+    }
+
+    /**
+     * What a worker about to block asks of the thread that hands entries over to this queue (the tick thread,
+     * which defers its own wake-up for a hand-over until a worker blocks: TickThread's notes, Deferred).
+     */
+    public interface Waker {
+        /** Whether it is parked (it may be waking already). */
+        boolean sleeping();
+
+        /** Wakes it if the time it meant to look has passed and it still sleeps. {@code now}: the worker's clock. */
+        void wakeIfDue(long now);
+    }
+
+    /** What a watch of this queue is told of each push (the starvation warning, StarvationWatch). */
+    public interface PushWatch {
+        /**
+         * An entry due at {@code deadline} was pushed (for a batch, its earliest), by a producer or the tick
+         * thread, after the ready queue's lock was released. The pushing thread; must not block.
+         */
+        void pushed(long deadline);
+    }
+
+    /** Starts telling {@code watch} of every push. Once, before the executor is used. */
+    public void watch(PushWatch watch) {
+        this.watch = watch;
+    }
+
+    /**
+     * The slot through which take hands a worker the times of the entry it returns: its deadline, when it
+     * reached this queue (readyAt), the clock reading it was found due with (takenAt), and the idle workers
+     * then. Written by take under the lock, read by the same worker after it returns. Owned by one worker.
+     */
+    public static class Slot {
+        public long deadline;
+        public long readyAt;
+        public long takenAt;
+        public int idleWorkers;
     }
 
     /** Before a worker blocks in take (see the notes: the tick thread's deferred hand-overs). */
@@ -169,6 +214,7 @@ final class ReadyQueue {
      * @return whether it yielded
      */
     boolean push(QueueEntry task, long now) {
+        long deadline = task.deadline(); // placed: it stays while this push holds the entry
         // read without the lock, a hint only: the room is used under it only if larger than the arrays then
         ReadyQueueRoom heapRoom = ReadyQueueRoom.ahead(size, tasks.length);
         ReadyQueueRoom ringRoom = ReadyQueueRoom.ahead(ringSize, ring.length);
@@ -182,6 +228,10 @@ final class ReadyQueue {
             yielding = giveWay.afterPush(headDeadline(), now);
         } finally {
             lock.unlock();
+        }
+        PushWatch w = watch;
+        if (w != null) {
+            w.pushed(deadline);
         }
         if (yielding) {
             Thread.yield();
@@ -227,6 +277,10 @@ final class ReadyQueue {
                 available.signal(); // one wake-up for the batch
             }
             lock.unlock();
+        }
+        PushWatch w = watch;
+        if (w != null) {
+            w.pushed(batch.deadlines[0]); // sorted: the batch's earliest
         }
     }
 
@@ -398,7 +452,7 @@ final class ReadyQueue {
     }
 
     /** Removes the head if its deadline has passed, else returns null. */
-    QueueEntry pollDue() {
+    public QueueEntry pollDue() {
         lock.lock();
         try {
             while (!isEmpty() && head().nextDeadline() != headDeadline()) {
@@ -418,7 +472,7 @@ final class ReadyQueue {
      * @return the head, or null on timeout
      * @throws InterruptedException if interrupted while waiting
      */
-    QueueEntry take(boolean timed, long nanos, WorkerStats slot) throws InterruptedException {
+    public QueueEntry take(boolean timed, long nanos, Slot slot) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             for (;;) {
@@ -499,8 +553,8 @@ final class ReadyQueue {
         }
     }
 
-    /** Calls {@code action} for each entry in the heap, under the lock; the action must not come back here. */
-    void forEach(Consumer<? super QueueEntry> action) {
+    /** Calls {@code action} for each entry here (ring and heap), under the lock; the action must not come back here. */
+    public void forEach(Consumer<? super QueueEntry> action) {
         lock.lock();
         try {
             for (int i = 0; i < ringSize; i++) {
@@ -519,7 +573,7 @@ final class ReadyQueue {
      * under the lock. Popping rather than sorting a copy: the order is the ring's and the heap's own, with no
      * comparator over fields that other threads may change.
      */
-    void drain(Consumer<? super QueueEntry> action) {
+    public void drain(Consumer<? super QueueEntry> action) {
         lock.lock();
         try {
             QueueEntry entry;
@@ -539,18 +593,18 @@ final class ReadyQueue {
      * What {@link #scan} found: the entries still queued here whose deadline has come, the oldest of them,
      * the earliest deadline of any entry still queued here, and the idle workers. Owned by its caller.
      */
-    static final class Overdue {
+    public static final class Overdue {
         /** Queued entries here with deadline at or before the scan's now. */
-        long count;
+        public long count;
         /** The least deadline among them (valid if count > 0), and that entry's readyAt and the entry. */
-        long oldestDeadline;
-        long oldestReadyAt;
-        QueueEntry oldest;
+        public long oldestDeadline;
+        public long oldestReadyAt;
+        public QueueEntry oldest;
         /** Whether any entry still queued is here, and the least deadline of those (due or not). */
-        boolean any;
-        long earliestDeadline;
+        public boolean any;
+        public long earliestDeadline;
         /** Workers waiting in take at the scan. */
-        int idleWorkers;
+        public int idleWorkers;
 
         private void clear() {
             count = 0;
@@ -583,7 +637,7 @@ final class ReadyQueue {
      * the ring is sorted, so the walk stops at its first entry not due, and in the heap a node not due has
      * no due entry below it. An entry that left the queue or is a stale copy is passed over, not removed.
      */
-    void scan(long now, Overdue into) {
+    public void scan(long now, Overdue into) {
         into.clear();
         lock.lock();
         try {

@@ -1,4 +1,4 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.queue;
 
 /**
  * Larger arrays for a ReadyQueue's heap or ring, allocated before its lock is taken (ReadyQueue's notes,

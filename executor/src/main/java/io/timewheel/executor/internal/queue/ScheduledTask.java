@@ -1,4 +1,4 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.queue;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -21,7 +21,7 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
  * runs, and, if the task was filed, the wheel lets it go as soon as the tick thread reads the command,
  * whatever the remove-on-cancel policy. Any thread.
  */
-class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> {
+public class ScheduledTask<V> extends TaskEntry implements RunnableScheduledFuture<V> {
     /*
      * Implementation notes
      *
@@ -102,7 +102,7 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
     /** Treiber stack of threads waiting in get(). Any thread, via CAS. */
     private volatile WaitNode waiters;
 
-    ScheduledTask(TaskQueue queue, Object callable, long deadline) {
+    public ScheduledTask(TaskQueue queue, Object callable, long deadline) {
         super(queue, deadline);
         this.callable = callable;
     }
@@ -117,37 +117,37 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
     // Queue membership (QueueEntry)
 
     @Override
-    final Runnable task() {
+    public final Runnable task() {
         return this;
     }
 
     /** The class of the Runnable or Callable it runs (its own once done). */
     @Override
-    final String taskClassName() {
+    public final String taskClassName() {
         Object c = callable;
         return (c != null ? c : this).getClass().getName();
     }
 
     @Override
-    final boolean isQueued() {
+    public final boolean isQueued() {
         int s = state;
         return s == QUEUED || s == FILED;
     }
 
     @Override
-    final boolean tryFile() {
+    public final boolean tryFile() {
         // read first: an entry cancelled in the inbox costs the tick thread a shared read, not a failing CAS
         // that would take the cache line exclusive
         return state == QUEUED && STATE.compareAndSet(this, QUEUED, FILED);
     }
 
     @Override
-    final boolean tryUnfile() {
+    public final boolean tryUnfile() {
         return STATE.compareAndSet(this, FILED, QUEUED);
     }
 
     @Override
-    final boolean tryTake() {
+    public final boolean tryTake() {
         for (int s; (s = state) == QUEUED || s == FILED; ) {
             if (STATE.compareAndSet(this, s, TAKEN)) {
                 queue.uncount();
@@ -158,7 +158,7 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
     }
 
     @Override
-    final int tryRemove() {
+    public final int tryRemove() {
         for (int s; (s = state) == QUEUED || s == FILED; ) {
             if (STATE.compareAndSet(this, s, IDLE)) {
                 queue.uncount();
@@ -169,12 +169,14 @@ class ScheduledTask<V> extends QueueEntry implements RunnableScheduledFuture<V> 
     }
 
     /** Enqueue: IDLE to QUEUED, before the task is published. The caller has counted it. */
-    final void markQueued() {
+    @Override
+    protected final void markQueued() {
         STATE.lazySet(this, QUEUED);
     }
 
     /** Periodic re-arm: RUNNING to QUEUED (or IDLE when a decorator's holder is queued instead). */
-    final boolean rearm(boolean queued) {
+    @Override
+    protected final boolean rearm(boolean queued) {
         return STATE.compareAndSet(this, RUNNING, queued ? QUEUED : IDLE);
     }
 

@@ -1,4 +1,6 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.queue;
+
+import io.timewheel.executor.internal.NanoClock;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +15,7 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
  * wheel) in {@link QueueWheel}. Producer-side methods: any thread; the tick thread's half of the protocol
  * below: the tick thread only.
  */
-abstract class TaskQueue {
+public abstract class TaskQueue {
     /*
      * Implementation notes
      *
@@ -101,37 +103,31 @@ abstract class TaskQueue {
      * (cancelled: it uncounts the task, drops it from where it waits, and tells the executor).
      */
 
-    final NanoClock clock;
-    private final TickThread tick;
-    /** The tick of this queue's wheel (the tick thread creates the wheel). */
+    /** The time source. Immutable. */
+    public final NanoClock clock;
+    /** The thread that owns this queue's wheel (the tick thread). Immutable. */
+    private final WheelOwner owner;
+    /** The tick of this queue's wheel (the tick thread creates the wheel). Immutable. */
     final long tickNanos;
-    /** The near term, the workers' (the tick thread pushes hand-overs into it). */
-    final ReadyQueue ready;
+    /** The near term, the workers' (the tick thread pushes hand-overs into it). Immutable. */
+    public final ReadyQueue ready;
+    /** The bounds producers and the tick thread share (see the notes). Immutable. */
+    private final HandOffBounds bounds;
+    /** The tick thread's room for this queue: the wheel and the tick thread's side of the protocol. Immutable. */
+    public final QueueWheel wheel;
 
     /** Queued entries. Any thread; see the notes. */
     private final QueuedCount count = new QueuedCount();
     /** The counters of the numbers that break ties between equal deadlines (Sequencer). Any thread; see the notes. */
     final long[] sequenceCounters = Sequencer.newCounters();
-    /** See the notes. Any thread: lowered by producers, raised by the tick thread, both by CAS. */
-    private final LowBound earliest;
-    /** See the notes. Any thread: lowered by producers, reset by the tick thread. */
-    private final LowBound pendingLow;
-    /** The executor has terminated. Written once (false to true) by the terminating thread; read by the tick thread. */
-    private volatile boolean terminated;
-    /** The tick thread's room for this queue: the wheel and the tick thread's side of the protocol. */
-    final QueueWheel wheel = new QueueWheel(this);
 
-    TaskQueue(NanoClock clock, TickThread tick, long tickNanos) {
+    protected TaskQueue(NanoClock clock, WheelOwner owner, long tickNanos) {
         this.clock = clock;
-        this.tick = tick;
+        this.owner = owner;
         this.tickNanos = tickNanos;
-        this.ready = new ReadyQueue(clock, tick);
-        this.earliest = new LowBound(clock.nanoTime() + Long.MAX_VALUE);
-        this.pendingLow = new LowBound(LowBound.resetValue(clock.nanoTime()));
-    }
-
-    TickThread tickThread() {
-        return tick;
+        this.ready = new ReadyQueue(clock, owner);
+        this.bounds = new HandOffBounds(clock.nanoTime());
+        this.wheel = new QueueWheel(bounds, ready, clock, tickNanos);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -139,39 +135,34 @@ abstract class TaskQueue {
     // see the notes: the executor's one subclass answers the abstract methods, so each call is monomorphic)
 
     /** STPE's triggerTime: the deadline {@code delayNanos} (not negative) from now. */
-    abstract long triggerTime(long delayNanos);
+    protected abstract long triggerTime(long delayNanos);
 
     /** STPE's canRunInCurrentRunState: whether the run state lets this task run (or stay queued). */
-    abstract boolean canRunInCurrentRunState(RunnableScheduledFuture<?> task);
+    protected abstract boolean canRunInCurrentRunState(RunnableScheduledFuture<?> task);
 
     /**
-     * STPE's reExecutePeriodic: puts a periodic task back into this queue after a run that re-armed it, or
-     * cancels it if the run state no longer lets it run. {@code viaWorker}: a worker took it off the queue.
+     * STPE's reExecutePeriodic: puts a periodic task (a PeriodicTask) back into this queue after a run that
+     * re-armed it, or cancels it if the run state no longer lets it run. {@code viaWorker}: a worker took it
+     * off the queue.
      */
-    abstract void reExecutePeriodic(PeriodicTask<?> task, boolean viaWorker);
+    protected abstract void reExecutePeriodic(TaskEntry task, boolean viaWorker);
 
     /**
      * A queued task was cancelled and has left this queue (see cancelled): after shutdown, termination may
      * be waiting for it (as on STPE after a cancel under removeOnCancel, whose remove tries to terminate;
      * here every cancel takes the task out of the queue).
      */
-    abstract void taskCancelled();
+    protected abstract void taskCancelled();
 
     /** A periodic run threw (on the thread that ran it): count it in the executor's statistics. */
-    abstract void periodicRunFailed();
-
-    /**
-     * The executor's worker count, read without a lock (the starvation watch, on the tick thread, which must
-     * not block).
-     */
-    abstract int workerCount();
+    protected abstract void periodicRunFailed();
 
     /**
      * A task's cancel took it out of the queue (its CAS from QUEUED, or from FILED: {@code wasFiled}):
-     * uncounts it, drops it from where it waits (see left), whatever the remove-on-cancel policy, and tells
-     * the executor (taskCancelled).
+     * uncounts it, drops it from where it waits, whatever the remove-on-cancel policy, and tells the executor
+     * (taskCancelled).
      */
-    final void cancelled(QueueEntry entry, boolean wasFiled) {
+    final void cancelled(TaskEntry entry, boolean wasFiled) {
         count.decrementCancelled();
         forget(entry, wasFiled);
         taskCancelled();
@@ -180,19 +171,11 @@ abstract class TaskQueue {
     // ---------------------------------------------------------------------------------------------
     // Producers: any thread
 
-    /** Puts one of our own tasks into the queue (IDLE to QUEUED), and sends it where it waits. */
-    void add(ScheduledTask<?> task, long now) {
+    /** Puts an entry into the queue and sends it where it waits. {@code now}: the caller's clock reading. */
+    public void add(TaskEntry entry, long now) {
         count.increment();
-        task.markQueued();
-        dispatch(task, now);
-    }
-
-    /** Puts a task that decorateTask replaced by a foreign class into the queue, through a holder entry. */
-    QueueEntry addDecorated(RunnableScheduledFuture<?> task, long now) {
-        count.increment();
-        QueueEntry entry = new DecoratedEntry(this, task, deadlineOf(task));
+        entry.markQueued();
         dispatch(entry, now);
-        return entry;
     }
 
     /**
@@ -202,7 +185,7 @@ abstract class TaskQueue {
      *
      * @return false if it was cancelled while running (nothing was queued)
      */
-    boolean readd(PeriodicTask<?> task, boolean viaWorker) {
+    public boolean readd(TaskEntry task, boolean viaWorker) {
         count.increment();
         if (!task.rearm(true)) {
             count.decrement();
@@ -211,31 +194,30 @@ abstract class TaskQueue {
         if (viaWorker) {
             dispatch(task, clock.nanoTime());
         } else {
-            tick.refile(task, task.nextDeadline());
-            lowerPending(task.nextDeadline());
-            lowerEarliest(task.nextDeadline());
+            owner.refile(wheel, task, task.nextDeadline());
+            bounds.offered(task.nextDeadline());
         }
         return true;
     }
 
-    /** As {@link #readd}, for a decorated periodic task: its run leaves it IDLE and a new holder is queued. */
-    QueueEntry readdDecorated(PeriodicTask<?> task, RunnableScheduledFuture<?> decorated) {
+    /**
+     * As {@link #readd}, for a periodic task that decorateTask replaced: the task goes out of the queue
+     * (RUNNING to IDLE) and {@code holder}, the decorated task's new entry, goes in.
+     *
+     * @return false if it was cancelled while running (nothing was queued)
+     */
+    public boolean readdHolder(TaskEntry task, TaskEntry holder) {
         count.increment();
         if (!task.rearm(false)) {
             count.decrement();
-            return null;
+            return false;
         }
-        QueueEntry entry = new DecoratedEntry(this, decorated, deadlineOf(decorated));
-        dispatch(entry, clock.nanoTime());
-        return entry;
+        dispatch(holder, clock.nanoTime());
+        return true;
     }
 
-    /** Adds a scheduled future offered through {@code getQueue()}, as STPE's queue would. */
-    void offer(RunnableScheduledFuture<?> task) {
-        addDecorated(task, clock.nanoTime());
-    }
-
-    private long deadlineOf(RunnableScheduledFuture<?> task) {
+    /** The deadline of a foreign scheduled future queued now: its delay from now, capped as triggerTime caps it. */
+    public long deadlineOf(RunnableScheduledFuture<?> task) {
         return triggerTime(Math.max(0L, task.getDelay(NANOSECONDS)));
     }
 
@@ -243,29 +225,18 @@ abstract class TaskQueue {
      * Sends a queued entry where it waits: the ready queue if due within the horizon at {@code now} (the
      * workers make the last, exact wait), else the tick thread.
      */
-    private void dispatch(QueueEntry entry, long now) {
+    private void dispatch(TaskEntry entry, long now) {
         long deadline = entry.nextDeadline();
-        if (deadline - now <= ReadyQueue.HORIZON_NANOS && deadline - earliest.get() < 0 && deadline - pendingLow.get() < 0) {
+        if (deadline - now <= ReadyQueue.HORIZON_NANOS && bounds.mayBypass(deadline)) {
             entry.refreshDeadline();
             ready.push(entry, now);
         } else {
             // Later than the horizon, or the tick thread still holds an earlier or equal deadline of ours
             // (it is running late, or has not read it yet): it must hand that one over first, so this one
             // goes through it too.
-            tick.offer(entry, deadline, now);
-            lowerPending(deadline);
-            lowerEarliest(deadline);
+            owner.offer(entry, deadline, now);
+            bounds.offered(deadline);
         }
-    }
-
-    /** After an entry was offered to the tick thread: keeps pendingLow a lower bound. Any thread. */
-    private void lowerPending(long deadline) {
-        pendingLow.lower(deadline);
-    }
-
-    /** After an entry was offered to the tick thread: keeps earliest a lower bound. Any thread. */
-    private void lowerEarliest(long deadline) {
-        earliest.lower(deadline);
     }
 
     /** Counts an entry out of the queue. Called by whoever's CAS took it out of the queue. */
@@ -275,20 +246,20 @@ abstract class TaskQueue {
 
     /**
      * An entry left the queue (the caller's CAS took it out): the tick thread forgets it. {@code unlink}: it
-     * may be in the wheel (the tick thread filed it, or a DecoratedEntry: tryRemove answered REMOVED_UNLINK),
-     * so an Unlink drops it from there; else, if it is still in the inbox, take it back from there if it is on
-     * top of the caller's stripe (else the tick thread drops it when it reads it, within DRAIN_NANOS).
+     * may be in the wheel (the tick thread filed it, or a holder: tryRemove answered REMOVED_UNLINK), so an
+     * Unlink drops it from there; else, if it is still in the inbox, take it back from there if it is on top
+     * of the caller's stripe (else the tick thread drops it when it reads it).
      */
-    void forget(QueueEntry entry, boolean unlink) {
+    private void forget(TaskEntry entry, boolean unlink) {
         if (unlink) {
-            tick.command(new TickThread.Unlink(entry));
+            owner.unlink(wheel, entry);
         } else {
-            tick.retract(entry);
+            owner.retract(entry);
         }
     }
 
     /** Takes an entry out of the queue without running it; true if this call did. */
-    boolean remove(QueueEntry entry) {
+    public boolean remove(TaskEntry entry) {
         int removed = entry.tryRemove();
         if (removed != QueueEntry.NOT_REMOVED) {
             forget(entry, removed == QueueEntry.REMOVED_UNLINK);
@@ -296,25 +267,28 @@ abstract class TaskQueue {
         return removed != QueueEntry.NOT_REMOVED;
     }
 
-    /** STPE's queue semantics for remove(Object): our own task by identity, anything else by equals. */
-    boolean remove(Object o) {
+    /**
+     * STPE's queue semantics for remove(Object): our own task by identity, anything else by equals (the
+     * decorated tasks, whose entry is a holder: its task() is not itself).
+     */
+    public boolean remove(Object o) {
         if (o == null) {
             return false;
         }
-        if (o instanceof QueueEntry && ((QueueEntry) o).queue == this) {
-            return remove((QueueEntry) o);
+        if (o instanceof TaskEntry && ((TaskEntry) o).queue == this) {
+            return remove((TaskEntry) o);
         }
         for (QueueEntry entry : collect(false)) {
-            if (entry instanceof DecoratedEntry && o.equals(entry.task()) && remove(entry)) {
+            if (entry.task() != entry && o.equals(entry.task()) && remove((TaskEntry) entry)) {
                 return true;
             }
         }
         return false;
     }
 
-    boolean contains(Object o) {
-        if (o instanceof QueueEntry && ((QueueEntry) o).queue == this) {
-            return ((QueueEntry) o).isQueued();
+    public boolean contains(Object o) {
+        if (o instanceof TaskEntry && ((TaskEntry) o).queue == this) {
+            return ((TaskEntry) o).isQueued();
         }
         if (o == null) {
             return false;
@@ -331,39 +305,42 @@ abstract class TaskQueue {
      * The queued entries, earliest deadline first, at one instant of the tick thread; with {@code take},
      * each is also taken out of the queue (shutdownNow).
      */
-    List<QueueEntry> collect(boolean take) {
+    public List<QueueEntry> collect(boolean take) {
         if (count.isEmpty()) {
             return new ArrayList<>();
         }
-        Snapshot request = new Snapshot(wheel, take);
-        tick.command(request);
-        return request.await(tick);
+        return owner.collect(wheel, take);
     }
 
     /** The number of queued entries (see QueuedCount.sum). */
-    long size() {
+    public long size() {
         return count.sum();
     }
 
     /** Entries that left this queue through a cancel of their future (see QueuedCount.cancelled). */
-    long cancelledCount() {
+    public long cancelledCount() {
         return count.cancelled();
     }
 
     /** Whether no entry is queued, at one instant during the call: what termination decides on. */
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return count.isEmpty();
     }
 
     /** size() as STPE's queue reports it: an int, never negative. */
-    int sizeAsInt() {
+    public int sizeAsInt() {
         return (int) Math.min(Integer.MAX_VALUE, count.sum());
     }
 
     /** The executor has terminated: the tick thread may drop this queue's wheel once it is empty. */
-    void executorTerminated() {
-        terminated = true;
-        tick.queueTerminated();
+    public void executorTerminated() {
+        bounds.terminate();
+        owner.queueTerminated();
+    }
+
+    /** Whether the executor has terminated. Any thread. */
+    public boolean isTerminated() {
+        return bounds.isTerminated();
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -373,12 +350,12 @@ abstract class TaskQueue {
      * A worker waits for an entry whose deadline has passed (see ReadyQueue.take; its times go into the
      * worker's {@code slot}); the caller still has to take it.
      */
-    QueueEntry take(boolean timed, long nanos, WorkerStats slot) throws InterruptedException {
+    public QueueEntry take(boolean timed, long nanos, ReadyQueue.Slot slot) throws InterruptedException {
         return ready.take(timed, nanos, slot);
     }
 
     /** Takes the earliest due entry out of the queue, or returns null if none is due (getQueue().poll()). */
-    Runnable pollDue() {
+    public Runnable pollDue() {
         QueueEntry entry;
         while ((entry = ready.pollDue()) != null) {
             if (entry.tryRemove() != QueueEntry.NOT_REMOVED) {
@@ -392,7 +369,7 @@ abstract class TaskQueue {
      * Waits for a due entry and takes it out of the queue (getQueue()'s take and timed poll): untimed, until
      * there is one; timed, at most {@code nanos}, then null. An entry that left the queue meanwhile is skipped.
      */
-    Runnable removeDue(boolean timed, long nanos) throws InterruptedException {
+    public Runnable removeDue(boolean timed, long nanos) throws InterruptedException {
         long until = System.nanoTime() + nanos;
         for (;;) {
             QueueEntry entry = ready.take(timed, timed ? until - System.nanoTime() : 0L, null);
@@ -404,41 +381,4 @@ abstract class TaskQueue {
             }
         }
     }
-
-    // ---------------------------------------------------------------------------------------------
-    // The tick thread's half of the protocol (see the notes; its room is QueueWheel): tick thread only
-
-    /** The earliest bound, for QueueWheel.beginDrain. */
-    long earliest() {
-        return earliest.get();
-    }
-
-    /** The pendingLow bound: the hand-over limit, read before the hand-over. */
-    long pendingLow() {
-        return pendingLow.get();
-    }
-
-    /** Right before the tick thread detaches its inbox (see the notes). */
-    void resetPending(long value) {
-        pendingLow.set(value);
-    }
-
-    /**
-     * After the hand-over: raises earliest from {@code seen} (read before the drain) to {@code raise}, then
-     * lowers it again to pendingLow if that fell below {@code limit} (the pendingLow read before the
-     * hand-over) meanwhile (see the notes).
-     */
-    void raiseEarliest(long seen, long raise, long limit) {
-        earliest.raise(seen, raise);
-        long fell = pendingLow.get();
-        if (fell - limit < 0) {
-            earliest.lower(fell); // offered while it raised: see the notes
-        }
-    }
-
-    /** Whether the executor has terminated (its wheel may go once empty). */
-    boolean isTerminated() {
-        return terminated;
-    }
-
 }

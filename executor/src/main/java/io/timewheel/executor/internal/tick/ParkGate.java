@@ -1,4 +1,6 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.tick;
+
+import io.timewheel.executor.internal.LowBound;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

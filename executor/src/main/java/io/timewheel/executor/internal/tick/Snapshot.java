@@ -1,13 +1,20 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.tick;
+
+import io.timewheel.executor.internal.NanoClock;
+import io.timewheel.executor.internal.queue.QueueEntry;
+import io.timewheel.executor.internal.queue.QueueWheel;
+import io.timewheel.executor.internal.queue.TaskEntry;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The tick thread's command that collects a queue's entries (wheel and ready heap, at one instant of the tick
- * thread), and optionally takes them all out of the queue: TaskQueue.collect's request (getQueue()'s
- * iteration, shutdownNow). The caller waits in await; the tick thread answers in run.
+ * A queue's entries collected at one instant of the tick thread (wheel and ready queue), and optionally taken
+ * out of the queue: TaskQueue.collect's request (getQueue()'s iteration, shutdownNow). The caller waits in
+ * await; the tick thread answers (TickThread's SnapshotRequest: collect, then read for each entry it reads
+ * from its inbox after that, then done).
  *
  * The answer is ordered by (deadline, sequence) keys that the tick thread copies while it collects, at
  * that one instant: the caller sorts after the tick thread has let go of the tasks, and by then a
@@ -15,22 +22,22 @@ import java.util.concurrent.CountDownLatch;
  * inconsistent comparator (TimSort then throws IllegalArgumentException). Keys are compared relative
  * to the clock reading taken with them, which is a total order whatever their values.
  */
-final class Snapshot extends TickThread.Command {
+final class Snapshot {
+    /** How often a waiting caller checks that the tick thread is still there: 2^24 ns = 16.8 ms. */
+    private static final long DEAD_CHECK_NANOS = 1L << 24;
+
     private final QueueWheel queue;
     private final boolean take;
     private final CountDownLatch done = new CountDownLatch(1);
     /** Written by the tick thread before done.countDown(); read by the caller after await. */
     private final List<Key> keys = new ArrayList<>();
+    /** The clock reading the keys are compared relative to. Written as keys. */
     private long base;
 
     Snapshot(QueueWheel queue, boolean take) {
-        super(true);
         this.queue = queue;
         this.take = take;
     }
-
-    /** How often a waiting caller checks that the tick thread is still there: 2^24 ns = 16.8 ms. */
-    private static final long DEAD_CHECK_NANOS = 1L << 24;
 
     /** A task and its order key, copied by the tick thread at the snapshot's instant. Immutable. */
     private static final class Key {
@@ -49,51 +56,47 @@ final class Snapshot extends TickThread.Command {
         keys.add(new Key(task));
     }
 
-    @Override
-    void run(TickThread tick) {
-        try {
-            base = tick.clock.nanoTime();
-            queue.collect(take, this::add);
-            // An entry offered while it collected may have been scheduled before one it found gone
-            // (schedule Y, then remove X): take everything offered until now too (see the notes).
-            tick.detachAndRead(entry -> {
-                if (entry.queue.wheel == queue) {
-                    queue.collectRead(entry, take, this::add);
-                }
-            });
-        } finally {
-            done.countDown();
-        }
+    /** The wheel's owner collects the queue's entries now ({@code now}: its clock). */
+    void collect(long now) {
+        base = now;
+        queue.collect(take, this::add);
     }
 
     /**
-     * The caller's own answer once the tick thread has ended: the caller owns the queue's QueueWheel now
+     * The owner has just read {@code entry} from its inbox after collect: an entry offered while it collected
+     * may have been scheduled before one it found gone (schedule Y, then remove X), so an entry of this queue
+     * still queued goes in too (TickThread's notes).
+     */
+    void read(TaskEntry entry) {
+        if (entry.queue.wheel == queue) {
+            queue.collectRead(entry, take, this::add);
+        }
+    }
+
+    /** The answer is complete: releases the caller. */
+    void done() {
+        done.countDown();
+    }
+
+    /**
+     * Waits for the tick thread's answer (uninterruptibly: monitoring calls do not throw it); returns the tasks
+     * earliest first by the keys copied at the snapshot's instant. If {@code tick} has ended (a dedicated tick
+     * thread ends once its executor has terminated), the caller answers itself: it owns the queue's room now
      * (the thread's end happens-before isAlive() returning false, and nothing can be offered any more).
      */
-    private void runAsNewOwner(TickThread tick) {
-        try {
-            base = tick.clock.nanoTime();
-            queue.collect(take, this::add);
-        } finally {
-            done.countDown();
-        }
-    }
-
-    /**
-     * Waits for the tick thread's answer (uninterruptibly: monitoring calls do not throw it); returns
-     * the tasks earliest first by the keys copied at the snapshot's instant.
-     */
-    List<QueueEntry> await(TickThread tick) {
+    List<QueueEntry> await(Thread tick, NanoClock clock) {
         boolean interrupted = false;
         for (;;) {
             try {
-                if (done.await(DEAD_CHECK_NANOS, java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                if (done.await(DEAD_CHECK_NANOS, TimeUnit.NANOSECONDS)) {
                     break;
                 }
-                if (!tick.thread().isAlive()) {
-                    // A dedicated tick thread ends once its executor has terminated; a request that
-                    // reached its inbox after its last look is answered here, by the wheel's new owner.
-                    runAsNewOwner(tick);
+                if (!tick.isAlive()) {
+                    try {
+                        collect(clock.nanoTime());
+                    } finally {
+                        done();
+                    }
                     break;
                 }
             } catch (InterruptedException e) {

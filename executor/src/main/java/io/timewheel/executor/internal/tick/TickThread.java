@@ -1,20 +1,30 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.tick;
 
+import io.timewheel.executor.internal.Log;
+import io.timewheel.executor.internal.LowBound;
+import io.timewheel.executor.internal.NanoClock;
+import io.timewheel.executor.internal.Pacer;
+import io.timewheel.executor.internal.queue.HandOverBatch;
+import io.timewheel.executor.internal.queue.QueueEntry;
+import io.timewheel.executor.internal.queue.QueueWheel;
+import io.timewheel.executor.internal.queue.ReadyQueue;
+import io.timewheel.executor.internal.queue.TaskEntry;
+import io.timewheel.executor.internal.queue.WheelOwner;
+import io.timewheel.executor.jfr.Jfr;
 import io.timewheel.wheel.StripedInbox;
 import io.timewheel.wheel.TimerEntry;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * The paper's "hardware assist": the one thread that owns the wheels of the task queues it serves. It
  * sleeps until the earliest deadline, moves due tasks to their queue's ready heap (which wakes a worker),
  * and never runs user code. Producer-side methods: any thread; the rest: this thread only.
  */
-final class TickThread implements Runnable {
+public final class TickThread implements Runnable, WheelOwner {
     /*
      * Implementation notes
      *
@@ -142,21 +152,21 @@ final class TickThread implements Runnable {
     static final long DRAIN_NANOS = 1L << 20;
     /**
      * About how much of the deadlines ahead one hand-over moves: 2^22 ns = 4.2 ms, one tick of the executor's
-     * default wheel (ExecutorOptions.DEFAULT_TICK_NANOS). See the notes.
+     * default wheel. See the notes.
      */
     static final long STRIDE_NANOS = 1L << 22;
     /**
      * How far ahead of the earliest deadline it holds this thread wakes to hand entries over: the horizon
-     * less a stride, 130 ms. See the notes.
+     * less a stride, 2^27 - 2^22 ns = 130 ms. See the notes.
      */
-    static final long MARGIN_NANOS = ReadyQueue.HORIZON_NANOS - STRIDE_NANOS;
+    public static final long MARGIN_NANOS = ReadyQueue.HORIZON_NANOS - STRIDE_NANOS;
     /**
      * How long after the time it meant to look for a hand-over this thread waits for a worker to block before
      * it wakes on its own: one stride, 2^22 ns = 4.2 ms. See the notes (Deferred).
      */
     static final long DEFER_NANOS = STRIDE_NANOS;
     /** The system property that sets the tick threads' priority (see the notes: Priority). */
-    static final String PRIORITY_PROPERTY = "timewheel.tickThreadPriority";
+    public static final String PRIORITY_PROPERTY = "timewheel.tickThreadPriority";
     /**
      * A wake-up later than asked by more than this is reported (JFR TickThreadLate): 2^21 ns = 2.1 ms. A late
      * wake-up makes the tasks it hands over late only past MARGIN_NANOS, but it delays the drain of the inbox
@@ -164,43 +174,40 @@ final class TickThread implements Runnable {
      */
     static final long LATE_WAKE_NANOS = 1L << 21;
 
-    static final int AWAKE = ParkGate.AWAKE;
-    static final int PARKED_SHORT = ParkGate.PARKED_SHORT;
-    static final int PARKED_LONG = ParkGate.PARKED_LONG;
-    static final int PARKED_LAZY = ParkGate.PARKED_LAZY;
+    /** A watch's look more than this far ahead (2^62 ns, 146 years) means none (Watch.look). */
+    public static final long NEVER_AHEAD = Long.MAX_VALUE >> 1;
+
+    /** ParkGate's states that the loop and sleeping() ask about. */
+    public static final int AWAKE = ParkGate.AWAKE;
+    public static final int PARKED_LONG = ParkGate.PARKED_LONG;
 
     final NanoClock clock;
     private final StripedInbox inbox = new StripedInbox();
-    /** When this thread sleeps and when producers wake it (see ParkGate). */
-    private final ParkGate gate;
+    /** When this thread sleeps and when producers wake it (see ParkGate). Immutable reference. */
+    final ParkGate gate;
     private final Thread thread;
     /** Whether this thread serves one executor only, and ends once that executor has terminated. Immutable. */
     private final boolean dedicated;
     /** A dedicated thread's executor has terminated. Written by any thread (false to true), read by this one. */
     private volatile boolean ownerTerminated;
+    /** The tests' view of this thread (TickProbe), or null. Immutable. */
+    private final Probe probe;
 
     /** The queues with a wheel: this thread's rooms for them. Tick thread only. */
-    private final List<QueueWheel> served = new ArrayList<>();
+    final List<QueueWheel> served = new ArrayList<>();
     /** Urgent commands read and not yet run (see the notes). Tick thread only. */
     private final List<Command> urgent = new ArrayList<>();
     /** The scratch in which entries are gathered for a hand-over, outside the ready queue's lock. Tick thread only. */
     private final HandOverBatch handOver = new HandOverBatch();
     /** Gives this thread's CPU away during long stints (see the notes: Pacing). Tick thread only. */
-    private final Pacer pacer = new Pacer();
-    /** The starvation watches of the executors that asked for one (see the notes). Tick thread only. */
-    private final List<StarvationWatch> watched = new ArrayList<>();
-    /** Commands that asked to run after this loop's expiry step (afterExpiry). Tick thread only. */
-    private final List<Command> afterExpiry = new ArrayList<>();
-    /** Loop iterations so far (wake-ups and re-checks). Written by this thread only. */
-    private volatile long loops;
-    /** The time the last park decided was for, as passed to parkNanos (tests). Written by this thread only. */
-    private volatile long lastParkDelay;
-    /** The loop (loops) that decided the last park (tests). Written by this thread only, after lastParkDelay. */
-    private volatile long parkedInLoop;
+    final Pacer pacer = new Pacer();
+    /** The watches of the executors that asked for one (see the notes: Watching). Tick thread only. */
+    private final List<Watch> watched = new ArrayList<>();
 
-    private TickThread(NanoClock clock, String name, boolean dedicated) {
+    private TickThread(NanoClock clock, String name, boolean dedicated, Probe probe) {
         this.clock = clock;
         this.dedicated = dedicated;
+        this.probe = probe;
         this.gate = new ParkGate(MARGIN_NANOS, DRAIN_NANOS, clock.nanoTime());
         this.thread = new Thread(null, this, name, 0, false);
         thread.setDaemon(true);
@@ -209,12 +216,15 @@ final class TickThread implements Runnable {
         if (priority != Thread.NORM_PRIORITY) {
             thread.setPriority(priority); // opt-in (see the notes: Priority)
         }
+        if (probe != null) {
+            probe.attach(this);
+        }
         thread.start();
     }
 
     /**
      * The priority a new tick thread gets: {@link #PRIORITY_PROPERTY} if it is set to a priority (1 to 10),
-     * else {@link Thread#NORM_PRIORITY}, with one warning if it is set to anything else.
+     * else {@link Thread#NORM_PRIORITY}, with one warning per JVM if it is set to anything else.
      */
     static int priorityFromProperty() {
         String value = System.getProperty(PRIORITY_PROPERTY);
@@ -227,45 +237,47 @@ final class TickThread implements Runnable {
             } catch (NumberFormatException notANumber) {
                 // reported below
             }
-            Log.LOG.log(System.Logger.Level.WARNING, "ignoring " + PRIORITY_PROPERTY + "=" + value
+            Log.warnOnce(PRIORITY_PROPERTY + "=" + value, "ignoring " + PRIORITY_PROPERTY + "=" + value
                     + ": not a thread priority from " + Thread.MIN_PRIORITY + " to " + Thread.MAX_PRIORITY);
         }
         return Thread.NORM_PRIORITY;
     }
 
     /** The JVM-wide tick thread, started on first use. */
-    static TickThread shared() {
+    public static TickThread shared() {
         return Shared.INSTANCE;
     }
 
     /**
      * A tick thread of one executor's own, named after {@code owner}'s identity hash, which ends after that
-     * executor has terminated.
+     * executor has terminated; {@code probe}: the tests' view of it, or null.
      */
-    static TickThread dedicated(Object owner, NanoClock clock) {
-        return new TickThread(clock, "timewheel-tick-" + Integer.toHexString(System.identityHashCode(owner)), true);
+    public static TickThread dedicated(Object owner, NanoClock clock, Probe probe) {
+        return new TickThread(clock, "timewheel-tick-" + Integer.toHexString(System.identityHashCode(owner)), true,
+                probe);
     }
 
     private static final class Shared {
-        static final TickThread INSTANCE = new TickThread(NanoClock.SYSTEM, "timewheel-tick", false);
+        static final TickThread INSTANCE = new TickThread(NanoClock.SYSTEM, "timewheel-tick", false, null);
     }
 
-    Thread thread() {
+    /** The thread. Any thread. */
+    public Thread thread() {
         return thread;
     }
 
     // ---------------------------------------------------------------------------------------------
-    // Producer side: any thread
+    // Producer side (WheelOwner): any thread
 
-    /** Hands an entry with a future deadline to the tick thread; {@code now}: the caller's clock reading. */
-    void offer(QueueEntry task, long deadline, long now) {
+    @Override
+    public void offer(QueueEntry task, long deadline, long now) {
         inbox.offer(task);
         offered(deadline, now);
     }
 
-    /** Re-files a re-armed periodic entry, wherever it is now (see Refile), for its new deadline. */
-    void refile(QueueEntry task, long deadline) {
-        inbox.offer(new Refile(task));
+    @Override
+    public void refile(QueueWheel room, QueueEntry task, long deadline) {
+        inbox.offer(new Refile(room, task));
         offered(deadline, clock.nanoTime());
     }
 
@@ -277,11 +289,8 @@ final class TickThread implements Runnable {
         }
     }
 
-    /**
-     * Takes back an entry that left its queue before this thread read it, if it is the last one offered on
-     * the caller's stripe. Any thread; the entry must not be offered again (it left the queue).
-     */
-    void retract(QueueEntry task) {
+    @Override
+    public void retract(QueueEntry task) {
         if (!inbox.retract(task) && task.isInInbox()) {
             // still in the inbox, below a later offer: the memory it holds goes when this thread reads it,
             // which a message makes happen within DRAIN_NANOS (ParkGate: PARKED_LAZY). A racy read of its
@@ -292,32 +301,62 @@ final class TickThread implements Runnable {
         }
     }
 
+    @Override
+    public void unlink(QueueWheel room, QueueEntry entry) {
+        command(new Unlink(room, entry));
+    }
+
+    @Override
+    public List<QueueEntry> collect(QueueWheel room, boolean take) {
+        Snapshot snapshot = new Snapshot(room, take);
+        command(new SnapshotRequest(snapshot));
+        return snapshot.await(thread, clock);
+    }
+
     /**
      * Hands a command to the tick thread. An urgent one (someone waits for the answer) always wakes it; any
      * other (it only frees memory) is read within DRAIN_NANOS, and costs at most one loop per DRAIN_NANOS
      * however many come (ParkGate: PARKED_LONG, PARKED_LAZY).
      */
-    void command(Command command) {
+    public void command(Command command) {
         inbox.offer(command);
         if (command.urgent ? gate.urgent() : gate.signal(Long.MIN_VALUE, clock.nanoTime())) {
             LockSupport.unpark(thread);
         }
     }
 
-    /** Starts watching an executor for starvation (see the notes). Any thread. */
-    void watch(StarvationWatch watch) {
-        command(new Watch(watch));
+    /** Starts running a watch after each expiry step (see the notes: Watching). Any thread. */
+    public void watch(Watch watch) {
+        command(new StartWatch(watch));
     }
 
     /**
-     * A served queue's executor has terminated: wake up, so that its wheel is dropped once empty (and a
-     * dedicated thread ends).
+     * A watch wants to look by {@code time}: wakes this thread if it would sleep past it, as an offer due at
+     * {@code time + MARGIN_NANOS} would (see the notes: Watching). Any thread, after the watch has recorded
+     * the time where its next look() answers it.
      */
-    void queueTerminated() {
+    public void wakeBy(long time) {
+        offered(time + MARGIN_NANOS, clock.nanoTime());
+    }
+
+    @Override
+    public void queueTerminated() {
         if (dedicated) {
             ownerTerminated = true;
         }
         LockSupport.unpark(thread);
+    }
+
+    @Override
+    public boolean sleeping() {
+        return gate.state() != AWAKE;
+    }
+
+    @Override
+    public void wakeIfDue(long now) {
+        if (gate.wakeIfDue(now)) {
+            LockSupport.unpark(thread);
+        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -330,7 +369,9 @@ final class TickThread implements Runnable {
                 // An interrupt from outside means nothing to this thread; left set, it would make every
                 // park return at once and the loop spin.
                 Thread.interrupted();
-                LOOPS.setOpaque(this, loops + 1);
+                if (probe != null) {
+                    probe.loopStarted();
+                }
                 pacer.begin();
                 for (int i = 0; i < served.size(); i++) {
                     served.get(i).beginDrain();
@@ -339,7 +380,9 @@ final class TickThread implements Runnable {
                 drainInbox();
                 long now = clock.nanoTime();
                 long next = watch(now, expire(now));
-                runAfterExpiry();
+                if (probe != null) {
+                    probe.afterExpiry();
+                }
                 if (inbox.hasDetached()) {
                     continue; // more is waiting: read it before sleeping
                 }
@@ -348,7 +391,7 @@ final class TickThread implements Runnable {
                 }
                 park(next);
             } catch (Throwable t) {
-                report("tick loop", t);
+                Log.tickFailure("tick loop", t);
             }
         }
     }
@@ -376,24 +419,24 @@ final class TickThread implements Runnable {
                 try {
                     command.run(this);
                 } catch (Throwable t) {
-                    report("command " + command, t);
+                    Log.tickFailure("command " + command, t);
                 }
             }
         }
     }
 
     /**
-     * Detaches the inbox and reads (files) everything detached, as the loop does, and passes each queue
-     * entry read to {@code read} afterwards (a Snapshot's last step: see the notes).
+     * Detaches the inbox and reads (files) everything detached, as the loop does, and passes each task entry
+     * read to {@code read} afterwards (a Snapshot's last step: see the notes).
      */
-    void detachAndRead(java.util.function.Consumer<QueueEntry> read) {
+    void detachAndRead(Consumer<TaskEntry> read) {
         detach();
-        List<QueueEntry> entries = new ArrayList<>();
+        List<TaskEntry> entries = new ArrayList<>();
         TimerEntry entry;
         while ((entry = inbox.poll()) != null) {
             read(entry);
-            if (entry instanceof QueueEntry) {
-                entries.add((QueueEntry) entry);
+            if (entry instanceof TaskEntry) {
+                entries.add((TaskEntry) entry);
             }
         }
         for (int i = 0; i < entries.size(); i++) {
@@ -413,16 +456,16 @@ final class TickThread implements Runnable {
 
     private void read(TimerEntry entry) {
         try {
-            if (entry instanceof QueueEntry) {
-                QueueEntry task = (QueueEntry) entry;
-                serve(task.queue.wheel, task.queue.wheel.file(task));
+            if (entry instanceof TaskEntry) {
+                QueueWheel room = ((TaskEntry) entry).queue.wheel;
+                serve(room, room.file((TaskEntry) entry));
             } else if (((Command) entry).urgent) {
                 urgent.add((Command) entry);
             } else {
                 ((Command) entry).run(this);
             }
         } catch (Throwable t) {
-            report("inbox entry " + entry, t);
+            Log.tickFailure("inbox entry " + entry, t);
         }
     }
 
@@ -456,76 +499,29 @@ final class TickThread implements Runnable {
 
     /**
      * Runs the watches whose time has come; returns {@code next} lowered so that the thread wakes when the
-     * earliest watch wants to look (see the notes).
+     * earliest watch wants to look (see the notes: Watching).
      */
     private long watch(long now, long next) {
         for (int i = watched.size() - 1; i >= 0; i--) {
-            StarvationWatch watch = watched.get(i);
+            Watch watch = watched.get(i);
             try {
                 if (watch.retired()) {
                     watched.remove(i);
                     continue;
                 }
-                long asDeadline = watch.check(now) + MARGIN_NANOS; // ParkGate wakes MARGIN_NANOS before it
+                long look = watch.look(now);
+                if (look - now > NEVER_AHEAD) {
+                    continue; // it wants no look until something tells it (see Watch)
+                }
+                long asDeadline = look + MARGIN_NANOS; // ParkGate wakes MARGIN_NANOS before it
                 if (asDeadline - next < 0) {
                     next = asDeadline;
                 }
             } catch (Throwable t) {
-                report("starvation watch", t);
+                Log.tickFailure("watch " + watch, t);
             }
         }
         return next;
-    }
-
-    /**
-     * From a command's run: runs the command again (its {@code run}) after this loop's expiry step, i.e. after
-     * everything offered before it was read and filed, the clock read and every entry due by then handed
-     * over (the tests' sync point).
-     */
-    void afterExpiry(Command command) {
-        afterExpiry.add(command);
-    }
-
-    private void runAfterExpiry() {
-        for (int i = 0; i < afterExpiry.size(); i++) {
-            Command command = afterExpiry.get(i);
-            try {
-                command.afterExpiry(this);
-            } catch (Throwable t) {
-                report("command " + command, t);
-            }
-        }
-        afterExpiry.clear();
-    }
-
-    /** For tests only: the last park time decided, as passed to parkNanos (or INDEFINITELY). Any thread. */
-    long lastParkDelay() {
-        return lastParkDelay;
-    }
-
-    /** For tests only: the loop (as counted by loops()) that decided the last park. Any thread. */
-    long parkedInLoop() {
-        return parkedInLoop;
-    }
-
-    /** For tests only: the yields of this thread's pacer so far. Tick thread only (tests: through a Sync). */
-    long pacerYields() {
-        return pacer.yields();
-    }
-
-    /** For tests only: loop iterations so far. Any thread. */
-    long loops() {
-        return loops;
-    }
-
-    /** For tests only: the park state, AWAKE, PARKED_SHORT or PARKED_LONG. Any thread. */
-    int parkState() {
-        return gate.state();
-    }
-
-    /** For tests only: when the thread will wake on its own, if parked. Any thread. */
-    long wakeAt() {
-        return gate.wakeAt();
     }
 
     /**
@@ -533,9 +529,9 @@ final class TickThread implements Runnable {
      * it is reckoned from a clock reading taken here, not the loop's, and what prepare took is subtracted
      * right before the park: the expiry step can take milliseconds on a busy CPU, prepare too the first time
      * (VarHandle linkage), and the whole process can be stopped (SIGSTOP) anywhere in between; a park
-     * reckoned from an earlier reading sleeps that much past its wake-up time (SuspendedJvmIT: ~950 ms past
-     * a SIGCONT, with the deadline 9 s overdue). The window left is the few instructions before the park,
-     * as for any relative wait (STPE's workers have the same).
+     * reckoned from an earlier reading would sleep that much past its wake-up time (tck's SuspendedJvmIT).
+     * The window left is the few instructions before the park, as for any relative wait (STPE's workers
+     * have the same).
      */
     private void park(long next) {
         long now = clock.nanoTime();
@@ -549,8 +545,9 @@ final class TickThread implements Runnable {
         // what is left of the delay after prepare: the first parks of a fresh JVM link its VarHandles
         // (milliseconds), and a process stopped meanwhile must not sleep the whole delay after it resumes
         long left = delay == ParkGate.INDEFINITELY ? delay : delay - (clock.nanoTime() - now);
-        lastParkDelay = left;
-        parkedInLoop = loops; // after lastParkDelay: a test that sees this loop's number sees its park time
+        if (probe != null) {
+            probe.parking(left);
+        }
         if (!lazy && left == ParkGate.INDEFINITELY) {
             LockSupport.park(this);
         } else if (!lazy) {
@@ -573,103 +570,118 @@ final class TickThread implements Runnable {
         gate.awake();
     }
 
-    /**
-     * A worker of a served queue, about to block with nothing due for it: wakes this thread if the time it
-     * meant to look has passed and it still sleeps (see the notes: Deferred). Any thread.
-     */
-    void wakeIfDue(long now) {
-        if (gate.wakeIfDue(now)) {
-            LockSupport.unpark(thread);
-        }
-    }
-
-    /** Whether this thread is parked (it may be waking already). Any thread. */
-    boolean sleeping() {
-        return gate.state() != AWAKE;
-    }
-
-    /** Reports an unexpected failure; never throws. */
-    static void report(String what, Throwable t) {
-        try {
-            Log.LOG.log(System.Logger.Level.ERROR, "timewheel tick thread: unexpected failure in " + what
-                    + "; the tick thread goes on", t);
-        } catch (Throwable ignored) {
-            // reporting must not kill the loop either
-        }
-    }
-
     // ---------------------------------------------------------------------------------------------
-    // Commands
+    // Watches and commands
+
+    /**
+     * Something that looks at an executor on this thread, after an expiry step, at times it chooses (the
+     * starvation warning). It never blocks and runs no user code.
+     */
+    public interface Watch {
+        /** Whether its executor has terminated: the thread drops it. */
+        boolean retired();
+
+        /**
+         * Looks if its time has come ({@code now}); returns when it wants to look next, or a time more than
+         * {@link #NEVER_AHEAD} ahead of {@code now} for none (it wakes this thread itself when it wants one:
+         * wakeBy).
+         */
+        long look(long now);
+    }
 
     /** A request for the tick thread, carried through the inbox. */
-    abstract static class Command extends TimerEntry {
+    public abstract static class Command extends TimerEntry {
         /** Whether the tick thread should look at once (someone waits for the answer). */
         final boolean urgent;
 
-        Command(boolean urgent) {
+        protected Command(boolean urgent) {
             this.urgent = urgent;
         }
 
-        abstract void run(TickThread tick);
+        /** Runs on the tick thread, after everything offered before it was read (urgent: and filed). */
+        protected abstract void run(TickThread tick);
+    }
 
-        /** Run after the loop's expiry step if {@code run} asked for it (TickThread.afterExpiry). */
-        void afterExpiry(TickThread tick) {
+    /**
+     * The tests' seam into this thread (TickProbe implements it): told when a loop starts, when it parks and
+     * after each expiry step. Tick thread only, but attach (the constructor's thread).
+     */
+    public interface Probe {
+        void attach(TickThread tick);
+
+        void loopStarted();
+
+        void parking(long delay);
+
+        void afterExpiry();
+    }
+
+    /** Answers a Snapshot (see the notes: a snapshot sees every entry offered before it). */
+    private static final class SnapshotRequest extends Command {
+        private final Snapshot snapshot;
+
+        SnapshotRequest(Snapshot snapshot) {
+            super(true);
+            this.snapshot = snapshot;
+        }
+
+        @Override
+        protected void run(TickThread tick) {
+            try {
+                snapshot.collect(tick.clock.nanoTime());
+                tick.detachAndRead(snapshot::read);
+            } finally {
+                snapshot.done();
+            }
         }
     }
 
     /** Drops an entry that left the queue from its wheel, so its memory does not wait for its deadline. */
-    static final class Unlink extends Command {
+    private static final class Unlink extends Command {
+        private final QueueWheel room;
         private final QueueEntry entry;
 
-        Unlink(QueueEntry entry) {
+        Unlink(QueueWheel room, QueueEntry entry) {
             super(false);
+            this.room = room;
             this.entry = entry;
         }
 
         @Override
-        void run(TickThread tick) {
-            entry.queue.wheel.unlink(entry);
+        protected void run(TickThread tick) {
+            room.unlink(entry);
         }
     }
 
-    /** Starts a starvation watch (see the notes). */
-    static final class Watch extends Command {
-        private final StarvationWatch watch;
+    /** Starts a watch (see the notes: Watching). */
+    private static final class StartWatch extends Command {
+        private final Watch watch;
 
-        Watch(StarvationWatch watch) {
+        StartWatch(Watch watch) {
             super(false);
             this.watch = watch;
         }
 
         @Override
-        void run(TickThread tick) {
+        protected void run(TickThread tick) {
             tick.watched.add(watch);
         }
     }
 
     /** Files a re-armed periodic entry again, wherever it is now (used when it was not run by a worker). */
-    static final class Refile extends Command {
+    private static final class Refile extends Command {
+        private final QueueWheel room;
         private final QueueEntry entry;
 
-        Refile(QueueEntry entry) {
+        Refile(QueueWheel room, QueueEntry entry) {
             super(false);
+            this.room = room;
             this.entry = entry;
         }
 
         @Override
-        void run(TickThread tick) {
-            tick.serve(entry.queue.wheel, entry.queue.wheel.refile(entry));
-        }
-    }
-
-    // VarHandles
-    private static final VarHandle LOOPS;
-
-    static {
-        try {
-            LOOPS = MethodHandles.lookup().findVarHandle(TickThread.class, "loops", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
+        protected void run(TickThread tick) {
+            tick.serve(room, room.refile(entry));
         }
     }
 }

@@ -1,9 +1,9 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.queue;
 
 import org.junit.jupiter.api.Test;
 
-import static io.timewheel.executor.GiveWay.LAG_NANOS;
-import static io.timewheel.executor.GiveWay.MAX_INTERVAL_NANOS;
+import static io.timewheel.executor.internal.queue.GiveWay.LAG_NANOS;
+import static io.timewheel.executor.internal.queue.GiveWay.MAX_INTERVAL_NANOS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * yields and reset by any poll, even while the workers run late. GiveWay on given times; the queue on a manual
  * clock, push's return value saying whether it yielded.
  */
-class ReadyQueueGiveWayTest extends ManualClockTestBase {
+class ReadyQueueGiveWayTest extends QueueTestBase {
 
     @Test
     void afterPush_onlyPastTheLag() {
@@ -147,7 +147,7 @@ class ReadyQueueGiveWayTest extends ManualClockTestBase {
     }
 
     private ScheduledTask<Void> entry(long deadline) {
-        ScheduledTask<Void> task = new ScheduledTask<>(executor.queue, (Runnable) () -> { }, deadline);
+        ScheduledTask<Void> task = new ScheduledTask<>(queue, (Runnable) () -> { }, deadline);
         task.markQueued(); // never counted in the executor's queue: only this test's ReadyQueue holds it
         return task;
     }

@@ -1,4 +1,4 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.queue;
 
 import io.timewheel.wheel.TimerWheel;
 import org.junit.jupiter.api.Timeout;
@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * in sorted batches handed over from a real TimerWheel, interleaved with takes and polls at a moving clock.
  * Every entry handed out must be the model's least, and only once it is due.
  */
-class ReadyQueueTest extends ManualClockTestBase {
+class ReadyQueueTest extends QueueTestBase {
 
     private static final Comparator<QueueEntry> ORDER = (a, b) -> {
         long d = a.deadline() - b.deadline();
@@ -222,7 +222,7 @@ class ReadyQueueTest extends ManualClockTestBase {
     }
 
     private ScheduledTask<Void> entry(long deadline) {
-        ScheduledTask<Void> task = new ScheduledTask<>(executor.queue, (Runnable) () -> { }, deadline);
+        ScheduledTask<Void> task = new ScheduledTask<>(queue, (Runnable) () -> { }, deadline);
         task.markQueued(); // never counted in the executor's queue: only this test's ReadyQueue holds it
         return task;
     }

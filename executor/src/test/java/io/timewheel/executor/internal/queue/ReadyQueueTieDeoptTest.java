@@ -1,4 +1,6 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.queue;
+
+import io.timewheel.executor.internal.NanoClock;
 
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +37,7 @@ class ReadyQueueTieDeoptTest {
     /** The forked JVM. */
     public static final class Child {
         public static void main(String[] args) throws Exception {
-            WheelScheduledExecutorService executor = new WheelScheduledExecutorService(1);
+            TaskQueue executor = QueueTestBase.newQueue(new LateClock());
             ReadyQueue ready = new ReadyQueue(new LateClock(), null);
             Runnable nothing = new Runnable() {
                 @Override
@@ -70,11 +72,10 @@ class ReadyQueueTieDeoptTest {
                 }
             }
             System.out.println("DONE");
-            executor.shutdown();
         }
 
-        private static QueueEntry entry(WheelScheduledExecutorService executor, long deadline) {
-            ScheduledTask<Void> task = new ScheduledTask<>(executor.queue, (Runnable) null, deadline);
+        private static QueueEntry entry(TaskQueue queue, long deadline) {
+            ScheduledTask<Void> task = new ScheduledTask<>(queue, (Runnable) null, deadline);
             task.markQueued();
             return task;
         }
@@ -109,10 +110,10 @@ class ReadyQueueTieDeoptTest {
         int done = lines.indexOf("DONE");
         assertTrue(ties >= 0 && done > ties, output);
         // the control: C2 did compile the ready queue's methods before the ties
-        assertTrue(lines.subList(0, ties).stream().anyMatch(l -> isLevel4(l) && l.contains("io.timewheel.executor.ReadyQueue::")),
+        assertTrue(lines.subList(0, ties).stream().anyMatch(l -> isLevel4(l) && l.contains("io.timewheel.executor.internal.queue.ReadyQueue::")),
                 "no ReadyQueue method reached C2 before the ties:\n" + output);
         List<String> thrownAway = lines.subList(ties, done).stream()
-                .filter(l -> isLevel4(l) && l.contains("io.timewheel.executor.ReadyQueue::") && l.contains("made not entrant"))
+                .filter(l -> isLevel4(l) && l.contains("io.timewheel.executor.internal.queue.ReadyQueue::") && l.contains("made not entrant"))
                 .collect(Collectors.toList());
         assertEquals(List.of(), thrownAway, "C2-compiled ready-queue code deoptimized by the first ties");
     }

@@ -1,4 +1,4 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.queue;
 
 import org.junit.jupiter.api.Test;
 

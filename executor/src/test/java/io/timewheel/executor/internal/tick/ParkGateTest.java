@@ -1,5 +1,6 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.tick;
 
+import io.timewheel.executor.internal.LowBound;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

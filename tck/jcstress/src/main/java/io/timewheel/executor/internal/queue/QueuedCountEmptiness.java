@@ -1,4 +1,4 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.queue;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;

@@ -1,5 +1,6 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.tick;
 
+import io.timewheel.executor.internal.LowBound;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 

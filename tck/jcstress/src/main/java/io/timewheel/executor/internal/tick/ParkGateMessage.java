@@ -1,5 +1,6 @@
-package io.timewheel.executor;
+package io.timewheel.executor.internal.tick;
 
+import io.timewheel.executor.internal.LowBound;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
@@ -47,7 +48,11 @@ public final class ParkGateMessage {
     public static class MessageVsPark {
         final ParkGate gate = new ParkGate(MARGIN, DRAIN, NOW);
         final StripedInbox inbox = new StripedInbox();
-        final TickThread.Command message = new TickThread.Unlink(null);
+        final TickThread.Command message = new TickThread.Command(false) { // a message, as an Unlink
+            @Override
+            protected void run(TickThread tick) {
+            }
+        };
 
         public MessageVsPark() {
             gate.reset(LowBound.resetValue(NOW));
