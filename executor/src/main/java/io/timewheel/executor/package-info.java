@@ -50,4 +50,10 @@
  * WorkerPool's workers, which run the task and, for a periodic one, come back to the executor through the
  * task's queue (reExecutePeriodic).
  */
+/**
+ * A drop-in {@link java.util.concurrent.ScheduledThreadPoolExecutor} on a hashed hierarchical timing wheel:
+ * {@link io.timewheel.executor.WheelScheduledExecutorService}, with its builder of wheel options, its
+ * {@link io.timewheel.executor.ExecutorStatistics}, the {@link io.timewheel.executor.PeriodicPolicy} of its
+ * periodic tasks and its {@link io.timewheel.executor.WheelExecutorMXBean}.
+ */
 package io.timewheel.executor;
