@@ -7,8 +7,24 @@ import java.util.Set;
 import java.util.StringJoiner;
 
 /**
- * Entry points of {@code timewheel-agent.jar}: swaps the wheel executor in for the JDK's
- * {@code ScheduledThreadPoolExecutor} in an unmodified application. See {@code agent/README.md}.
+ * The entry points of {@code timewheel-agent.jar}, which runs an unmodified application on the wheel
+ * executor: where the application or a library builds a {@link java.util.concurrent.ScheduledThreadPoolExecutor}
+ * ({@code Executors.newScheduledThreadPool}, {@code newSingleThreadScheduledExecutor},
+ * {@code new ScheduledThreadPoolExecutor(..)}, a class extending it), it gets a
+ * {@code io.timewheel.executor.WheelScheduledExecutorService} instead, which extends it.
+ *
+ * <pre>{@code
+ * java -javaagent:timewheel-agent.jar[=key=value,...] -jar app.jar
+ * }</pre>
+ *
+ * <p>Options come from the agent arguments, then {@code -Dtimewheel.agent.<key>} system properties, then
+ * {@code TIMEWHEEL_AGENT_<KEY>} environment variables; {@code enabled=false} is the kill switch. The agent
+ * prints one line on stderr at start-up. It never fails the application: an option it cannot parse is
+ * ignored and named in that line, and whatever it cannot swap stays on the JDK's executor, with one line
+ * saying why. Every option, and the limits: the agent's README.
+ *
+ * <p>Not for applications to call: the JVM calls {@link #premain} or {@link #agentmain}, once per JVM (a
+ * second start changes nothing).
  */
 public final class TimewheelAgent {
     /*
@@ -36,12 +52,27 @@ public final class TimewheelAgent {
     private TimewheelAgent() {
     }
 
-    /** {@code -javaagent:timewheel-agent.jar[=options]}: the supported way in. */
+    /**
+     * Starts the agent before the application's {@code main}: {@code -javaagent:timewheel-agent.jar[=options]},
+     * the supported way in. Never throws: on a failure the JDK's executors stay, with one line on stderr.
+     *
+     * @param arguments       the text after {@code =} in the {@code -javaagent} option: comma-separated
+     *                        {@code key=value} pairs or bare keys (true); null or empty for none
+     * @param instrumentation the JVM's instrumentation, through which the agent rewrites classes
+     */
     public static void premain(String arguments, Instrumentation instrumentation) {
         start(arguments, instrumentation, false);
     }
 
-    /** Attach to a running JVM: best effort (see the README for what cannot be swapped then). */
+    /**
+     * Starts the agent in a running JVM it was attached to: best effort. Classes already loaded that build
+     * executors are retransformed, so the executors they build from then on are wheel executors; executors
+     * built before, and subclasses already loaded, stay the JDK's. Never throws: on a failure the JDK's
+     * executors stay, with one line on stderr.
+     *
+     * @param arguments       the options, as for {@link #premain}
+     * @param instrumentation the JVM's instrumentation, through which the agent rewrites classes
+     */
     public static void agentmain(String arguments, Instrumentation instrumentation) {
         start(arguments, instrumentation, true);
     }

@@ -66,12 +66,12 @@ public final class ExecutorStatistics {
         this.workerWait = workerWait;
     }
 
-    /** The executor's name (the builder's {@code name}, else its class name and identity hash). */
+    /** {@return the executor's name (the builder's {@code name}, else its class name and identity hash)} */
     public String executorName() {
         return executorName;
     }
 
-    /** Queued tasks whose deadline is still ahead. */
+    /** {@return how many queued tasks have their deadline still ahead} */
     public long notYetDue() {
         return notYetDue;
     }
@@ -81,47 +81,52 @@ public final class ExecutorStatistics {
      * started: those handed over to the workers' ready queue. A task the tick thread still holds past its
      * deadline (the tick thread itself is late: see the {@code TickThreadLate} JFR event) counts as not yet
      * due until it is handed over.
+     *
+     * @return how many queued tasks are overdue
      */
     public long overdue() {
         return overdue;
     }
 
-    /** How long ago the deadline of the oldest overdue task passed, in nanoseconds; 0 when none is overdue. */
+    /**
+     * {@return how long ago the deadline of the oldest overdue task passed, in nanoseconds; 0 when none is
+     * overdue}
+     */
     public long oldestOverdueNanos() {
         return oldestOverdueNanos;
     }
 
-    /** The pool's threads at the call. */
+    /** {@return how many threads the pool had at the call} */
     public int workers() {
         return workers;
     }
 
-    /** Of those, the ones waiting in the ready queue for a task (idle), at the call. */
+    /** {@return how many of the pool's threads waited in the ready queue for a task (idle) at the call} */
     public int idleWorkers() {
         return idleWorkers;
     }
 
-    /** Task runs the workers completed (TPE's completed task count: periodic runs each count). */
+    /** {@return the task runs the workers completed (TPE's completed task count: periodic runs each count)} */
     public long tasksRun() {
         return tasksRun;
     }
 
-    /** Tasks cancelled through their future while queued (they never ran). */
+    /** {@return the tasks cancelled through their future while queued (they never ran)} */
     public long tasksCancelled() {
         return tasksCancelled;
     }
 
-    /** Tasks handed to the rejected-execution handler. */
+    /** {@return the tasks handed to the rejected-execution handler} */
     public long tasksRejected() {
         return tasksRejected;
     }
 
-    /** Runs that started {@link #lateThresholdNanos()} or more after their deadline. */
+    /** {@return the runs that started {@link #lateThresholdNanos()} or more after their deadline} */
     public long tasksLate() {
         return tasksLate;
     }
 
-    /** The executor's lateness threshold (builder {@code lateThreshold}), in nanoseconds. */
+    /** {@return the executor's lateness threshold (builder {@code lateThreshold}), in nanoseconds} */
     public long lateThresholdNanos() {
         return lateThresholdNanos;
     }
@@ -129,12 +134,14 @@ public final class ExecutorStatistics {
     /**
      * Fixed-rate runs that started a period or more after their deadline, i.e. after the next period had
      * begun (STPE then runs the next one at once: runs bunch up, none is skipped).
+     *
+     * @return how many fixed-rate runs were missed
      */
     public long missedRuns() {
         return missedRuns;
     }
 
-    /** Fixed-rate runs that took longer than the period (from start to end of the run). */
+    /** {@return the fixed-rate runs that took longer than the period (from start to end of the run)} */
     public long overruns() {
         return overruns;
     }
@@ -142,34 +149,45 @@ public final class ExecutorStatistics {
     /**
      * Periodic runs that threw, whatever their task's failure policy ({@link PeriodicPolicy}): under STOP each
      * stopped its task, under REPORT_AND_CONTINUE each was reported to the handler and the task went on.
+     *
+     * @return how many periodic runs threw
      */
     public long periodicFailures() {
         return periodicFailures;
     }
 
-    /** The lateness histogram (start minus deadline), a copy: {@link #BUCKETS} counts. */
+    /** {@return the lateness histogram (start minus deadline), a copy: {@link #BUCKETS} counts} */
     public long[] latenessHistogram() {
         return lateness.clone();
     }
 
-    /** The hand-over part of each run's lateness, a copy. */
+    /** {@return the histogram of the hand-over part of each run's lateness, a copy: {@link #BUCKETS} counts} */
     public long[] handOverHistogram() {
         return handOver.clone();
     }
 
-    /** The worker-wait part of each run's lateness, a copy. */
+    /** {@return the histogram of the worker-wait part of each run's lateness, a copy: {@link #BUCKETS} counts} */
     public long[] workerWaitHistogram() {
         return workerWait.clone();
     }
 
-    /** The bucket of a non-negative number of nanoseconds: 0 for 0, else {@code 64 - numberOfLeadingZeros}. */
+    /**
+     * {@return the bucket of a non-negative number of nanoseconds: 0 for 0, else {@code 64 -
+     * numberOfLeadingZeros(nanos)}}
+     *
+     * @param nanos a duration in nanoseconds, not negative
+     */
     public static int bucketOf(long nanos) {
         // the workers count with their own copy of this line (WorkerStats.bucketOf): calling this one would
         // load this class on a fresh JVM's first run, between a deadline and the run
         return nanos <= 0 ? 0 : Long.SIZE - Long.numberOfLeadingZeros(nanos);
     }
 
-    /** The least value of a bucket: 0 for bucket 0, else {@code 2^(bucket-1)} ns. */
+    /**
+     * {@return the least value of a bucket, in nanoseconds: 0 for bucket 0, else {@code 2^(bucket-1)}}
+     *
+     * @param bucket a bucket index, 0 to {@code BUCKETS - 1}
+     */
     public static long bucketLowerBound(int bucket) {
         return bucket == 0 ? 0L : 1L << (bucket - 1);
     }
@@ -177,6 +195,10 @@ public final class ExecutorStatistics {
     /**
      * An upper bound of the {@code fraction} quantile (0 to 1) of a histogram: the upper end of the bucket it
      * falls in ({@code 2^bucket - 1} ns), or 0 for an empty histogram.
+     *
+     * @param histogram one of this class's histograms (counts per bucket)
+     * @param fraction  the quantile, from 0 to 1 ({@code 0.99} for the p99)
+     * @return the upper bound, in nanoseconds
      */
     public static long quantileUpperBound(long[] histogram, double fraction) {
         long total = 0;

@@ -72,7 +72,13 @@ public final class PeriodicPolicy {
         this.failureHandler = failureHandler;
     }
 
-    /** This policy with the given missed-run policy. */
+    /**
+     * This policy with the given missed-run policy.
+     *
+     * @param policy what a fixed-rate task does with missed runs
+     * @return a policy with {@code policy} and this policy's failure policy
+     * @throws NullPointerException if {@code policy} is null
+     */
     public PeriodicPolicy missedRuns(MissedRuns policy) {
         return new PeriodicPolicy(Objects.requireNonNull(policy, "policy"), failures, failureHandler);
     }
@@ -80,25 +86,35 @@ public final class PeriodicPolicy {
     /**
      * This policy with REPORT_AND_CONTINUE: a run that throws calls {@code handler} (the command as submitted,
      * the throwable) on the worker thread that ran it, and the task goes on.
+     *
+     * @param handler told of each run that throws: the command as submitted, and the throwable
+     * @return a policy with REPORT_AND_CONTINUE and this policy's missed-run policy
+     * @throws NullPointerException if {@code handler} is null
      */
     public PeriodicPolicy reportAndContinue(BiConsumer<Runnable, Throwable> handler) {
         return new PeriodicPolicy(missedRuns, Failures.REPORT_AND_CONTINUE, Objects.requireNonNull(handler, "handler"));
     }
 
-    /** This policy with STOP (a run that throws stops the task). */
+    /**
+     * This policy with STOP (a run that throws stops the task).
+     *
+     * @return a policy with STOP and this policy's missed-run policy
+     */
     public PeriodicPolicy stopOnFailure() {
         return new PeriodicPolicy(missedRuns, Failures.STOP, null);
     }
 
+    /** {@return what a fixed-rate task under this policy does with missed runs} */
     public MissedRuns missedRuns() {
         return missedRuns;
     }
 
+    /** {@return what a run that throws does to a task under this policy} */
     public Failures failures() {
         return failures;
     }
 
-    /** The REPORT_AND_CONTINUE handler, or null under STOP. */
+    /** {@return the REPORT_AND_CONTINUE handler, or null under STOP} */
     public BiConsumer<Runnable, Throwable> failureHandler() {
         return failureHandler;
     }

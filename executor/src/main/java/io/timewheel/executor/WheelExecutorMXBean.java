@@ -7,57 +7,69 @@ package io.timewheel.executor;
  * {@code io.timewheel:type=WheelScheduledExecutorService,name="<executor name>"}. Any thread.
  */
 public interface WheelExecutorMXBean {
-    /** The executor's name. */
+    /** {@return the executor's name} */
     String getName();
 
-    /** See {@link ExecutorStatistics#notYetDue()}. */
+    /** {@return how many queued tasks have their deadline still ahead} See {@link ExecutorStatistics#notYetDue()}. */
     long getNotYetDue();
 
-    /** See {@link ExecutorStatistics#overdue()}. */
+    /** {@return how many queued tasks are overdue} See {@link ExecutorStatistics#overdue()}. */
     long getOverdue();
 
-    /** See {@link ExecutorStatistics#oldestOverdueNanos()}. */
+    /**
+     * {@return how long ago the deadline of the oldest overdue task passed, in nanoseconds} See
+     * {@link ExecutorStatistics#oldestOverdueNanos()}.
+     */
     long getOldestOverdueNanos();
 
-    /** See {@link ExecutorStatistics#workers()}. */
+    /** {@return how many threads the pool has} See {@link ExecutorStatistics#workers()}. */
     int getWorkers();
 
-    /** See {@link ExecutorStatistics#idleWorkers()}. */
+    /** {@return how many of the pool's threads are idle} See {@link ExecutorStatistics#idleWorkers()}. */
     int getIdleWorkers();
 
-    /** See {@link ExecutorStatistics#tasksRun()}. */
+    /** {@return the task runs the workers completed} See {@link ExecutorStatistics#tasksRun()}. */
     long getTasksRun();
 
-    /** See {@link ExecutorStatistics#tasksCancelled()}. */
+    /** {@return the tasks cancelled while queued} See {@link ExecutorStatistics#tasksCancelled()}. */
     long getTasksCancelled();
 
-    /** See {@link ExecutorStatistics#tasksRejected()}. */
+    /** {@return the tasks handed to the rejected-execution handler} See {@link ExecutorStatistics#tasksRejected()}. */
     long getTasksRejected();
 
-    /** See {@link ExecutorStatistics#tasksLate()}. */
+    /**
+     * {@return the runs that started the lateness threshold or more after their deadline} See
+     * {@link ExecutorStatistics#tasksLate()}.
+     */
     long getTasksLate();
 
-    /** See {@link ExecutorStatistics#lateThresholdNanos()}. */
+    /** {@return the lateness threshold, in nanoseconds} See {@link ExecutorStatistics#lateThresholdNanos()}. */
     long getLateThresholdNanos();
 
-    /** See {@link ExecutorStatistics#missedRuns()}. */
+    /** {@return how many fixed-rate runs were missed} See {@link ExecutorStatistics#missedRuns()}. */
     long getMissedRuns();
 
-    /** See {@link ExecutorStatistics#overruns()}. */
+    /** {@return the fixed-rate runs that took longer than the period} See {@link ExecutorStatistics#overruns()}. */
     long getOverruns();
 
-    /** See {@link ExecutorStatistics#periodicFailures()}. */
+    /** {@return how many periodic runs threw} See {@link ExecutorStatistics#periodicFailures()}. */
     long getPeriodicFailures();
 
-    /** See {@link ExecutorStatistics#latenessHistogram()}. */
+    /** {@return the lateness histogram} See {@link ExecutorStatistics#latenessHistogram()}. */
     long[] getLatenessHistogram();
 
-    /** See {@link ExecutorStatistics#handOverHistogram()}. */
+    /** {@return the histogram of the hand-over part of lateness} See {@link ExecutorStatistics#handOverHistogram()}. */
     long[] getHandOverHistogram();
 
-    /** See {@link ExecutorStatistics#workerWaitHistogram()}. */
+    /**
+     * {@return the histogram of the worker-wait part of lateness} See
+     * {@link ExecutorStatistics#workerWaitHistogram()}.
+     */
     long[] getWorkerWaitHistogram();
 
-    /** An upper bound of the 99th percentile of lateness since the start ({@link ExecutorStatistics#quantileUpperBound}). */
+    /**
+     * {@return an upper bound of the 99th percentile of lateness since the start, in nanoseconds} See
+     * {@link ExecutorStatistics#quantileUpperBound}.
+     */
     long getLatenessP99UpperBoundNanos();
 }

@@ -145,6 +145,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     /**
      * Creates an executor with the given core pool size, as {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int)}.
      *
+     * @param corePoolSize the number of threads to keep in the pool, even if they are idle, unless
+     *                     {@code allowCoreThreadTimeOut} is set
      * @throws IllegalArgumentException if {@code corePoolSize < 0}
      */
     public WheelScheduledExecutorService(int corePoolSize) {
@@ -154,6 +156,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     /**
      * As {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int, ThreadFactory)}.
      *
+     * @param corePoolSize  the number of threads to keep in the pool, even if they are idle, unless
+     *                      {@code allowCoreThreadTimeOut} is set
+     * @param threadFactory the factory of the pool's threads
      * @throws IllegalArgumentException if {@code corePoolSize < 0}
      * @throws NullPointerException     if {@code threadFactory} is null
      */
@@ -164,6 +169,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     /**
      * As {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int, RejectedExecutionHandler)}.
      *
+     * @param corePoolSize the number of threads to keep in the pool, even if they are idle, unless
+     *                     {@code allowCoreThreadTimeOut} is set
+     * @param handler      what receives the tasks this executor cannot accept (after shutdown)
      * @throws IllegalArgumentException if {@code corePoolSize < 0}
      * @throws NullPointerException     if {@code handler} is null
      */
@@ -174,6 +182,10 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     /**
      * As {@link ScheduledThreadPoolExecutor#ScheduledThreadPoolExecutor(int, ThreadFactory, RejectedExecutionHandler)}.
      *
+     * @param corePoolSize  the number of threads to keep in the pool, even if they are idle, unless
+     *                      {@code allowCoreThreadTimeOut} is set
+     * @param threadFactory the factory of the pool's threads
+     * @param handler       what receives the tasks this executor cannot accept (after shutdown)
      * @throws IllegalArgumentException if {@code corePoolSize < 0}
      * @throws NullPointerException     if {@code threadFactory} or {@code handler} is null
      */
@@ -182,7 +194,13 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         this(corePoolSize, threadFactory, handler, builder().options);
     }
 
-    /** For subclasses that want the wheel options: {@code super(builder().corePoolSize(4).tickNanos(..))}. */
+    /**
+     * For subclasses that want the wheel options: {@code super(builder().corePoolSize(4).tickNanos(..))}.
+     *
+     * @param builder the options; its core pool size, thread factory and handler are checked as by the
+     *                public constructors
+     * @throws IllegalArgumentException if the builder's core pool size is negative
+     */
     protected WheelScheduledExecutorService(Builder builder) {
         this(builder.options.corePoolSize, builder.options.threadFactory, builder.options.handler, builder.options);
     }
@@ -205,12 +223,20 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         observability.register(options.jmx, options.starvationWarning, tick);
     }
 
-    /** A builder for an executor with wheel options. */
+    /**
+     * A builder for an executor with wheel options. Any thread; each call returns a new builder.
+     *
+     * @return a builder with every option at its default
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Options of a {@link WheelScheduledExecutorService}. Not thread safe. */
+    /**
+     * Options of a {@link WheelScheduledExecutorService}. Not thread safe: one thread configures a builder
+     * and calls {@link #build()}. Every option has a default; {@code build()} may be called more than once,
+     * each call making a new executor.
+     */
     public static final class Builder {
         /** The settings this builder writes, read by the executor's constructor (ExecutorOptions' notes). */
         final ExecutorOptions options = new ExecutorOptions();
@@ -222,6 +248,10 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * The policy of periodic tasks scheduled through the plain {@code scheduleAtFixedRate} and
          * {@code scheduleWithFixedDelay} (default {@link PeriodicPolicy#STPE}, STPE's behaviour). For fixed-delay
          * tasks only its failure policy applies. The overloads that take a policy ignore this default.
+         *
+         * @param policy the default periodic policy
+         * @return this builder
+         * @throws NullPointerException if {@code policy} is null
          */
         public Builder periodicPolicy(PeriodicPolicy policy) {
             options.periodicPolicy = Objects.requireNonNull(policy, "policy");
@@ -231,6 +261,10 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         /**
          * The executor's name in its statistics, JFR events, MXBean and warnings (default: its class name and
          * identity hash, as in {@code toString()}).
+         *
+         * @param name the executor's name
+         * @return this builder
+         * @throws NullPointerException if {@code name} is null
          */
         public Builder name(String name) {
             options.name = Objects.requireNonNull(name, "name");
@@ -241,6 +275,11 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * How late a run must start to count as late (statistics {@code tasksLate}), to commit a JFR
          * {@code TaskLate} event, and to make the starvation warning speak: a positive duration (default
          * 100 ms, or the system property {@code timewheel.lateThresholdMillis}).
+         *
+         * @param duration the threshold, in {@code unit}s
+         * @param unit     the unit of {@code duration}
+         * @return this builder
+         * @throws IllegalArgumentException if the duration is not positive
          */
         public Builder lateThreshold(long duration, TimeUnit unit) {
             options.lateThreshold(duration, unit);
@@ -255,6 +294,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * Costs the tick thread one look per second while this executor has nothing due. Default: the system
          * property {@code timewheel.starvationWarning} (which the agent's {@code starvationWarning} option sets),
          * else false.
+         *
+         * @param on whether to watch and warn
+         * @return this builder
          */
         public Builder starvationWarning(boolean on) {
             options.starvationWarning = on;
@@ -267,6 +309,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * {@code ,id=<identity hash>} added if that name is taken), unregistered when it terminates. Needs the
          * java.management module; without it the executor logs one warning and runs without. Default: the
          * system property {@code timewheel.jmx} (which the agent's {@code jmx} option sets), else false.
+         *
+         * @param on whether to register the MXBean
+         * @return this builder
          */
         public Builder jmx(boolean on) {
             options.jmx = on;
@@ -277,6 +322,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * Runs each due task on a new virtual thread (Java 21+; {@code build()} throws
          * UnsupportedOperationException on an older runtime), with no bound on concurrent runs. See
          * {@link #virtualThreadPerRun(int)}.
+         *
+         * @return this builder
          */
         public Builder virtualThreadPerRun() {
             return virtualThreadPerRun(0);
@@ -294,6 +341,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * {@code getActiveCount()} is the runs in flight, {@code getPoolSize()} the pool's own threads.
          * Replaces a {@link #runOn} executor.
          *
+         * @param maxConcurrentRuns the most runs in flight at a time, or 0 for no bound
+         * @return this builder
          * @throws IllegalArgumentException if {@code maxConcurrentRuns < 0}
          */
         public Builder virtualThreadPerRun(int maxConcurrentRuns) {
@@ -309,23 +358,47 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * terminated: termination waits for every run handed over to finish, and a run the executor accepted
          * but never runs (its {@code shutdownNow} returned it) keeps this executor from terminating. Replaces
          * {@code virtualThreadPerRun}.
+         *
+         * @param executor where due runs go
+         * @return this builder
+         * @throws NullPointerException if {@code executor} is null
          */
         public Builder runOn(Executor executor) {
             options.runOn(executor);
             return this;
         }
 
-        /** The core pool size (default 1). Checked by the executor's constructor: negative is an IllegalArgumentException. */
+        /**
+         * The core pool size (default 1). Checked by the executor's constructor: negative is an
+         * IllegalArgumentException.
+         *
+         * @param corePoolSize the number of threads to keep in the pool
+         * @return this builder
+         */
         public Builder corePoolSize(int corePoolSize) {
             options.corePoolSize = corePoolSize;
             return this;
         }
 
+        /**
+         * The factory of the pool's threads (default {@link Executors#defaultThreadFactory()}).
+         *
+         * @param threadFactory the factory
+         * @return this builder
+         * @throws NullPointerException if {@code threadFactory} is null
+         */
         public Builder threadFactory(ThreadFactory threadFactory) {
             options.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
             return this;
         }
 
+        /**
+         * What receives the tasks the executor cannot accept (default {@link AbortPolicy}).
+         *
+         * @param handler the handler
+         * @return this builder
+         * @throws NullPointerException if {@code handler} is null
+         */
         public Builder rejectedExecutionHandler(RejectedExecutionHandler handler) {
             options.handler = Objects.requireNonNull(handler, "handler");
             return this;
@@ -335,6 +408,10 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * The wheel's tick: a power of two nanoseconds from 1 to 2^36 (default 2^22 ns = 4.2 ms, or the
          * system property {@code timewheel.tickNanos}). Deadlines stay exact whatever the tick: it only
          * trades the wheel's bookkeeping against how many timers share a slot.
+         *
+         * @param tickNanos the tick, in nanoseconds
+         * @return this builder
+         * @throws IllegalArgumentException if {@code tickNanos} is not a power of two from 1 to 2^36
          */
         public Builder tickNanos(long tickNanos) {
             options.tickNanos = TimerWheel.checkTickNanos(tickNanos);
@@ -344,6 +421,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         /**
          * Whether this executor gets a tick thread of its own (which ends when the executor terminates)
          * instead of sharing the JVM-wide one (default false).
+         *
+         * @param dedicated whether the executor gets its own tick thread
+         * @return this builder
          */
         public Builder dedicatedTickThread(boolean dedicated) {
             options.dedicatedTickThread = dedicated;
@@ -362,6 +442,14 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
             return this;
         }
 
+        /**
+         * Makes an executor with this builder's options.
+         *
+         * @return a new executor
+         * @throws IllegalArgumentException      if the core pool size is negative
+         * @throws UnsupportedOperationException if {@link #virtualThreadPerRun()} was chosen on a runtime
+         *                                       older than Java 21
+         */
         public WheelScheduledExecutorService build() {
             return new WheelScheduledExecutorService(this);
         }
@@ -419,6 +507,14 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * executor's default: what to do with missed runs and with runs that throw (see {@link PeriodicPolicy}).
      * A failure handler runs on the worker thread that ran the task.
      *
+     * @param command      the task to run
+     * @param initialDelay the time to delay the first run
+     * @param period       the period between the starts of successive runs
+     * @param unit         the unit of {@code initialDelay} and {@code period}
+     * @param policy       the task's missed-run and failure policies
+     * @return the task's future, whose {@code get()} never returns normally: it throws once the task is
+     *         cancelled (by a caller, or by the executor at shutdown) or, under the {@code STOP} failure
+     *         policy, once a run threw
      * @throws NullPointerException     if {@code command}, {@code unit} or {@code policy} is null
      * @throws IllegalArgumentException if {@code period <= 0}
      */
@@ -452,6 +548,14 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * a missed-run policy other than CATCH_UP is a mistake, rejected. A failure handler runs on the worker
      * thread that ran the task.
      *
+     * @param command      the task to run
+     * @param initialDelay the time to delay the first run
+     * @param delay        the delay between the end of one run and the start of the next
+     * @param unit         the unit of {@code initialDelay} and {@code delay}
+     * @param policy       the task's failure policy (its missed-run policy must be {@code CATCH_UP})
+     * @return the task's future, whose {@code get()} never returns normally: it throws once the task is
+     *         cancelled (by a caller, or by the executor at shutdown) or, under the {@code STOP} failure
+     *         policy, once a run threw
      * @throws NullPointerException     if {@code command}, {@code unit} or {@code policy} is null
      * @throws IllegalArgumentException if {@code delay <= 0}, or {@code policy}'s missed-run policy is not
      *                                  CATCH_UP
@@ -853,6 +957,8 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * (see {@link ExecutorStatistics}). A monitoring call: it sums the workers' counts under the pool's lock
      * and scans the ready queue's overdue tasks under its lock (in time proportional to how many are
      * overdue); it allocates the answer. Any thread.
+     *
+     * @return a new, immutable snapshot of the statistics
      */
     public ExecutorStatistics statistics() {
         return observability.get();

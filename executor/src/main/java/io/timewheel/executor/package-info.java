@@ -47,4 +47,10 @@
  * runs against the flow is a worker about to block waking the tick thread early for a hand-over it deferred
  * (ReadyQueue.Waker), so that the hand-over takes the CPU the worker leaves.
  */
+/**
+ * A drop-in {@link java.util.concurrent.ScheduledThreadPoolExecutor} on a hashed hierarchical timing wheel:
+ * {@link io.timewheel.executor.WheelScheduledExecutorService}, with its builder of wheel options, its
+ * {@link io.timewheel.executor.ExecutorStatistics}, the {@link io.timewheel.executor.PeriodicPolicy} of its
+ * periodic tasks and its {@link io.timewheel.executor.WheelExecutorMXBean}.
+ */
 package io.timewheel.executor;

@@ -68,9 +68,8 @@ public final class StripedInbox {
     /**
      * An inbox with twice as many stripes as available processors, rounded up to a power of two, and at least
      * 16, at most 64: 16 up to 8 processors, 32 up to 16, else 64. Threads pick a stripe by id, so two busy
-     * threads share one with a chance of one in the stripe count: with 4 stripes (2 CPUs, before) two
-     * producers whose ids were equal mod 4 ran at 8-20 instead of 25-29 Mops/s (schedule+cancel); 16 make that
-     * one chance in 16 (2 KB of tops, at most 8 KB, with compressed references; one inbox per tick thread).
+     * threads share one, and contend on it, with a chance of one in the stripe count; 16 stripes make that one
+     * chance in 16 for 2 KB of stripe tops (at most 8 KB, with compressed references).
      */
     public StripedInbox() {
         this(defaultStripes());
@@ -79,6 +78,7 @@ public final class StripedInbox {
     /**
      * An inbox with {@code stripes} stripes.
      *
+     * @param stripes the number of stripes: a power of two from 1 to 1024
      * @throws IllegalArgumentException if {@code stripes} is not a power of two between 1 and 1024
      */
     public StripedInbox(int stripes) {
@@ -99,7 +99,7 @@ public final class StripedInbox {
         return (stripe() + 1) * PAD;
     }
 
-    /** The calling thread's stripe, 0 to stripes - 1: where its offers go. Any thread. */
+    /** {@return the calling thread's stripe, 0 to stripes - 1: where its offers go} Any thread. */
     @SuppressWarnings("deprecation") // Thread.getId(): threadId() needs Java 19; both read the same field
     public int stripe() {
         return (int) Thread.currentThread().getId() & mask;
@@ -112,6 +112,8 @@ public final class StripedInbox {
      * Adds an entry: a timer, or a message whose deadline means nothing (the inbox never reads deadlines).
      * Any thread. The entry must be in no wheel and no inbox; everything written to it before this call is
      * visible to the consumer that receives it.
+     *
+     * @param entry the entry to hand to the consumer
      */
     public void offer(TimerEntry entry) {
         entry.location = TimerEntry.IN_INBOX;
@@ -131,6 +133,7 @@ public final class StripedInbox {
      * detached it yet. Any thread. Precondition: nobody offers the entry again while this call runs (the
      * caller has taken it out of whatever could re-offer it).
      *
+     * @param entry an entry the calling thread offered
      * @return true if the entry left the inbox (the consumer will never receive it)
      */
     public boolean retract(TimerEntry entry) {
@@ -195,6 +198,8 @@ public final class StripedInbox {
      * Hands out a detached entry, or returns {@code null} if none is left (call {@link #detachAll} to
      * detach what was offered since). Entries of one stripe come out in the order they were offered.
      * Consumer only.
+     *
+     * @return the next detached entry, or {@code null}
      */
     public TimerEntry poll() {
         TimerEntry e = chain;
@@ -210,12 +215,12 @@ public final class StripedInbox {
         return e;
     }
 
-    /** Whether detached entries wait to be handed out by {@link #poll}. Consumer only. */
+    /** {@return whether detached entries wait to be handed out by {@link #poll}} Consumer only. */
     public boolean hasDetached() {
         return chain != null;
     }
 
-    /** Whether no entry is detached or offered and not retracted. Consumer only. */
+    /** {@return whether no entry is detached, or offered and not retracted} Consumer only. */
     public boolean isEmpty() {
         if (chain != null) {
             return false;

@@ -41,9 +41,15 @@ public abstract class TimerEntry {
      */
     TimerEntry prev, next;
 
+    /** An entry with deadline 0, to be set with {@link #setDeadline} before it is added to a wheel. */
     protected TimerEntry() {
     }
 
+    /**
+     * An entry with the given deadline, whose ties are broken by the sequence {@link TimerWheel#add} assigns.
+     *
+     * @param deadline the exact deadline, in {@link System#nanoTime()} units
+     */
     protected TimerEntry(long deadline) {
         this.deadline = deadline;
     }
@@ -53,13 +59,16 @@ public abstract class TimerEntry {
      * so entries whose sequences are less than 2^31 apart compare correctly), for wheels it is added to with
      * {@link TimerWheel#addInSequence}: a caller that takes sequences from one counter when timers are
      * created gets creation order for equal deadlines, whatever order the wheel's thread receives them in.
+     *
+     * @param deadline the exact deadline, in {@link System#nanoTime()} units
+     * @param sequence the tie-break among entries with the same deadline: the lower runs first
      */
     protected TimerEntry(long deadline, int sequence) {
         this.deadline = deadline;
         this.sequence = sequence;
     }
 
-    /** The exact deadline, in {@link System#nanoTime()} units. Any thread. */
+    /** {@return the exact deadline, in {@link System#nanoTime()} units} Any thread. */
     public final long deadline() {
         return deadline;
     }
@@ -68,6 +77,7 @@ public abstract class TimerEntry {
      * Sets the deadline. Owner only, and only while the entry is in no wheel (before {@link TimerWheel#add},
      * after {@link TimerWheel#poll} or {@link TimerWheel#remove}).
      *
+     * @param deadline the exact deadline, in {@link System#nanoTime()} units
      * @throws IllegalStateException if the entry is in a wheel
      */
     protected final void setDeadline(long deadline) {
@@ -78,22 +88,23 @@ public abstract class TimerEntry {
     }
 
     /**
-     * The sequence that breaks ties between equal deadlines: the one given at construction, or the one the
-     * wheel gave at its last {@link TimerWheel#add}. Wheel thread, or any thread if given at construction.
+     * {@return the sequence that breaks ties between equal deadlines} It is the one given at construction, or
+     * the one the wheel gave at its last {@link TimerWheel#add}. Wheel thread, or any thread if given at
+     * construction.
      */
     public final int sequence() {
         return sequence;
     }
 
-    /** Whether the entry is in a wheel (pending or expired but not yet polled). Wheel thread only. */
+    /** {@return whether the entry is in a wheel (pending, or expired but not yet polled)} Wheel thread only. */
     public final boolean isInWheel() {
         return location >= 0 || location <= IN_RUN;
     }
 
     /**
-     * Whether the entry is in a {@link StripedInbox}: offered, and neither handed out by its {@code poll} nor
-     * retracted. Wheel thread only, for an entry whose offer happened before (the offering thread's later
-     * actions are what tell the wheel thread about the entry).
+     * {@return whether the entry is in a {@link StripedInbox}: offered, and neither handed out by its
+     * {@code poll} nor retracted} Wheel thread only, for an entry whose offer happened before (the offering
+     * thread's later actions are what tell the wheel thread about the entry).
      */
     public final boolean isInInbox() {
         return location == IN_INBOX;

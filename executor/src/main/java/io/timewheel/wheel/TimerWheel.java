@@ -200,14 +200,21 @@ public final class TimerWheel<E extends TimerEntry> {
     /** Entries moved since the pacer last ran. */
     private int unpaced;
 
-    /** A wheel with the {@linkplain #DEFAULT_TICK_NANOS default tick} whose clock starts at {@code now}. */
+    /**
+     * A wheel with the {@linkplain #DEFAULT_TICK_NANOS default tick} whose clock starts at {@code now}.
+     *
+     * @param now the wheel's time, in {@link System#nanoTime()} units
+     */
     public TimerWheel(long now) {
         this(DEFAULT_TICK_NANOS, now);
     }
 
     /**
-     * Returns {@code tickNanos} if a wheel accepts it as its tick: a power of two from 1 to {@link #MAX_TICK_NANOS}.
-     * @throws IllegalArgumentException if it is not
+     * Checks a tick for a wheel: a power of two from 1 to {@link #MAX_TICK_NANOS}.
+     *
+     * @param tickNanos the tick to check, in nanoseconds
+     * @return {@code tickNanos}
+     * @throws IllegalArgumentException if a wheel does not accept it as its tick
      */
     public static long checkTickNanos(long tickNanos) {
         if (tickNanos <= 0 || tickNanos > MAX_TICK_NANOS || Long.bitCount(tickNanos) != 1) {
@@ -220,6 +227,7 @@ public final class TimerWheel<E extends TimerEntry> {
      * A wheel whose clock starts at {@code now}.
      *
      * @param tickNanos the level-0 slot width: a power of two from 1 to {@link #MAX_TICK_NANOS}
+     * @param now       the wheel's time, in {@link System#nanoTime()} units
      * @throws IllegalArgumentException if {@code tickNanos} is not such a power of two
      */
     public TimerWheel(long tickNanos, long now) {
@@ -247,6 +255,8 @@ public final class TimerWheel<E extends TimerEntry> {
      * gathers for a sort or places again), so that the wheel's thread can give way during a long advance (the
      * executor's tick thread yields its CPU). It runs on the wheel's thread, in the middle of an advance: it
      * must not call this wheel; anything it throws is ignored. {@code null}: none (the default).
+     *
+     * @param pacer what to run during a long advance, or {@code null}
      */
     public void pacer(Runnable pacer) {
         this.pacer = pacer;
@@ -265,26 +275,27 @@ public final class TimerWheel<E extends TimerEntry> {
         }
     }
 
-    /** The level-0 slot width in nanoseconds. */
+    /** {@return the level-0 slot width in nanoseconds} */
     public long tickNanos() {
         return 1L << tickShift;
     }
 
-    /** The number of levels, the top one included. */
+    /** {@return the number of levels, the top one included} */
     public int levels() {
         return levels;
     }
 
-    /** The wheel's time: the largest {@code now} given to {@link #advance} (or the constructor). */
+    /** {@return the wheel's time: the largest {@code now} given to {@link #advance} (or the constructor)} */
     public long time() {
         return time;
     }
 
-    /** The number of entries in the wheel, the expired ones not yet polled included. */
+    /** {@return the number of entries in the wheel, the expired ones not yet polled included} */
     public int size() {
         return size;
     }
 
+    /** {@return whether the wheel holds no entry, pending or expired} */
     public boolean isEmpty() {
         return size == 0;
     }
@@ -295,6 +306,7 @@ public final class TimerWheel<E extends TimerEntry> {
      * accepted: one at or before the wheel's time is handed out by the next {@link #advance}; one up to
      * {@code Long.MAX_VALUE} ns ahead waits for it.
      *
+     * @param entry the entry to add
      * @throws IllegalStateException if the entry is already in a wheel
      */
     public void add(E entry) {
@@ -311,6 +323,7 @@ public final class TimerWheel<E extends TimerEntry> {
      * ({@link TimerEntry#TimerEntry(long, int)}) to break ties between equal deadlines. Use one or the other
      * for all entries of a wheel.
      *
+     * @param entry the entry to add
      * @throws IllegalStateException if the entry is already in a wheel
      */
     public void addInSequence(E entry) {
@@ -324,6 +337,7 @@ public final class TimerWheel<E extends TimerEntry> {
     /**
      * Removes an entry in O(1) through the entry itself. The entry must have been added to this wheel.
      *
+     * @param entry the entry to remove
      * @return whether the entry was in the wheel (pending or expired and not yet polled)
      */
     public boolean remove(E entry) {
@@ -346,6 +360,7 @@ public final class TimerWheel<E extends TimerEntry> {
      * sequence) order. Cost: the entries in the slots passed, each once per level it descends, and a sort of the
      * entries that joined the sorted run (the current slot's, and those found due).
      *
+     * @param now the time, in {@link System#nanoTime()} units
      * @return the number of entries waiting to be polled
      */
     public int advance(long now) {
@@ -466,6 +481,8 @@ public final class TimerWheel<E extends TimerEntry> {
     /**
      * Hands out the next expired entry, earliest (deadline, sequence) first, or {@code null} if none is
      * waiting. Only {@link #advance} finds entries due: poll never looks at the clock.
+     *
+     * @return the next expired entry, or {@code null}
      */
     @SuppressWarnings("unchecked")
     public E poll() {
@@ -481,6 +498,8 @@ public final class TimerWheel<E extends TimerEntry> {
      * at a time, each removed from the wheel before the action sees it. If the action throws, the entry it
      * was given counts as handed out and the others stay in the wheel for the next poll.
      *
+     * @param now    the time, in {@link System#nanoTime()} units
+     * @param action what receives each expired entry
      * @return the number of entries handed out
      */
     public int expire(long now, Consumer<? super E> action) {
@@ -531,6 +550,8 @@ public final class TimerWheel<E extends TimerEntry> {
     /**
      * Calls {@code action} for every entry in the wheel, pending and expired, in no particular order. The
      * action may {@link #remove} the entry it is given, and no other.
+     *
+     * @param action what receives each entry
      */
     @SuppressWarnings("unchecked")
     public void forEach(Consumer<? super E> action) {
