@@ -1,9 +1,3 @@
-/**
- * A {@link java.util.concurrent.ScheduledThreadPoolExecutor} on a hashed hierarchical timing wheel:
- * {@link io.timewheel.executor.WheelScheduledExecutorService} and what it shows beyond STPE
- * ({@link io.timewheel.executor.ExecutorStatistics}, {@link io.timewheel.executor.PeriodicPolicy},
- * {@link io.timewheel.executor.WheelExecutorMXBean}).
- */
 /*
  * Implementation notes: the rooms
  *
