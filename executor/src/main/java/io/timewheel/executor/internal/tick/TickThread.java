@@ -75,16 +75,16 @@ public final class TickThread implements Runnable, WheelOwner {
      * (the horizon less a stride, 130 ms) away, or up to DEFER_NANOS after that (Deferred, below). So every
      * entry reaches the workers at least MARGIN_NANOS - DEFER_NANOS (125.8 ms) before its deadline: a wake-up
      * of this thread late by less than that (a busy CPU's time slice, a GC pause, a stopped process) makes no
-     * task late, and the workers, not this thread, make the last, exact wait, as on STPE. Each hand-over
-     * moves about STRIDE_NANOS (4.2 ms) of deadlines: having handed over up to now + HORIZON_NANOS, it next
-     * wakes MARGIN_NANOS before the first deadline beyond that, once the horizon has moved a stride past it.
-     * The stride is short because a hand-over is a burst of this thread (its entries are cold by then) on a
-     * CPU a worker may be waiting for, and the timers that fall due during a long burst start late; a margin
-     * of a quarter of the horizon (a stride of 101 ms of deadlines instead of 4.2) makes each hand-over of a
-     * dense stream some 24 times longer, and loses in `lateness`. The cost: timers that fall due over a long span wake this thread once
-     * per stride while they do; a lone far timer, or a burst narrower than a stride, costs one wake-up; a
-     * steady stream of schedules wakes it every DRAIN_NANOS or two anyway (ParkGate). With nothing pending it
-     * parks with no timeout: no periodic ticking, no wake-up while idle (`idle`).
+     * task late, and the workers, not this thread, make the last, exact wait, as on STPE. Each hand-over moves
+     * about STRIDE_NANOS (4.2 ms) of deadlines: having handed over up to now + HORIZON_NANOS, it next wakes
+     * MARGIN_NANOS before the first deadline beyond that, once the horizon has moved a stride past it. The
+     * stride is short because a hand-over is a burst of this thread (its entries are cold by then) on a CPU a
+     * worker may be waiting for, and the timers that fall due during a long burst start late; a margin of a
+     * quarter of the horizon (a stride of 101 ms of deadlines instead of 4.2) makes each hand-over of a dense
+     * stream some 24 times longer, and loses in `lateness`. The cost: timers that fall due over a long span
+     * wake this thread once per stride while they do; a lone far timer, or a burst narrower than a stride,
+     * costs one wake-up; a steady stream of schedules wakes it every DRAIN_NANOS or two anyway (ParkGate). With
+     * nothing pending it parks with no timeout: no periodic ticking, no wake-up while idle (`idle`).
      *
      * Failures. An exception anywhere is reported (Log.tickFailure) and the loop goes on; an entry being
      * handed over when it happened is put back in its wheel (HandOverBatch), so none is lost. An interrupt
@@ -191,7 +191,10 @@ public final class TickThread implements Runnable, WheelOwner {
     final NanoClock clock;
     /** Producers offer (any thread); this thread alone detaches and polls (StripedInbox). Immutable reference. */
     private final StripedInbox inbox = new StripedInbox();
-    /** When this thread sleeps and when producers wake it (see ParkGate). Immutable reference. */
+    /**
+     * When this thread sleeps and when producers and workers wake it (ParkGate). Immutable reference; TickProbe
+     * reads its state and wakeAt for the tests.
+     */
     final ParkGate gate;
     /** The thread that runs the loop. Immutable. */
     private final Thread thread;
