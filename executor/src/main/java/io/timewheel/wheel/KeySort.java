@@ -73,11 +73,8 @@ final class KeySort {
      * <p>A pass per byte of the band, or per 11 bits when that takes fewer passes and the batch is large
      * enough for the 2048 counters of a pass to cost less than the pass saved: at least WIDE_MIN keys for one
      * or two 11-bit passes (one tick's deadlines, 20 bits: two passes instead of three), WIDE_MIN_MORE for
-     * more. Measured (bench/results/jdk17/radix-width.txt), 1000 to 13,000 keys of 20 bits: 3.3-5.3 ns a key
-     * against 7.6-8.3 on JDK 17, 3.4-4.7 against 4.8-12 on JDK 25; on the wheel (WheelAdvanceSteady) 0.84x of
-     * the time per timer on JDK 17 (median of 5 runs), parity on JDK 25. Keys of 26 bits in three 11-bit
-     * passes instead of four byte ones: mixed below 8192 keys (lost at 1000 on JDK 17 and at 4000 on JDK 25,
-     * won at 4000 on JDK 17), won at 13,000 on JDK 25 and mixed there on JDK 17, hence WIDE_MIN_MORE.
+     * three or more (26 bits: three passes instead of four), where the saving needs a larger batch to show
+     * (WheelBenchmark advance and window decide both thresholds).
      */
     static void radixSort(long[] keys, long[] buffer, int[] count, int n, int shift, int bits) {
         int widePasses = (bits + 10) / 11;
@@ -89,11 +86,9 @@ final class KeySort {
     }
 
     /*
-     * The two sorts below differ in their radix alone, a constant in each. Shared code ran slower on JDK 17:
-     * one pass method with the mask as a parameter ran byte passes at 6.1 ns a key instead of 3.3 (1000 keys
-     * of 16 bits) and 11-bit ones at 6.8 instead of 4.5 (probably because the compiler could not prove the
-     * bucket index in range); one pass method per radix, called from one loop, still ran byte passes at 5.1
-     * instead of 3.5.
+     * The two sorts below differ in their radix alone, a constant in each: shared code (one pass method taking
+     * the mask as a parameter, or one pass method per radix called from one loop) runs the passes slower on
+     * JDK 17 (WheelBenchmark advance).
      */
 
     /** radixSort, a pass per byte. */

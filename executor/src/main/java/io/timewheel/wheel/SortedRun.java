@@ -10,15 +10,15 @@ final class SortedRun {
     /*
      * Implementation notes
      *
-     * Why arrays. The current slot used to be a linked list kept in order and the expired entries a second one:
-     * sorting a slot relinked every entry in deadline order (a store into each entry, in an order unrelated to
-     * where the entries lie), moving its due head wrote each entry's location again, and polling unlinked each
-     * one from its neighbours. Here each entry gets a position once, when it joins the run, and keeps it: its
-     * location is IN_RUN - position (TimerEntry), refs[position] holds it and deadlines[position] a copy of its
-     * deadline. The order is kept apart, as positions in order[]; sorting, merging and finding the due head
-     * read the deadline copies and the positions only, never an entry, except to break exact ties by sequence.
-     * An entry is written twice while in the run: when it joins (location) and when it leaves (polled or
-     * removed: location DETACHED, refs[position] cleared).
+     * Why arrays. Lists kept in deadline order would relink every entry each time a slot is sorted (a store
+     * into each entry, in an order unrelated to where the entries lie), write each entry's location again each
+     * time the due head moves, and unlink each polled entry from its neighbours. Here each entry gets a
+     * position once, when it joins the run, and keeps it: its location is IN_RUN - position (TimerEntry),
+     * refs[position] holds it and deadlines[position] a copy of its deadline. The order is kept apart, as
+     * positions in order[]; sorting, merging and finding the due head read the deadline copies and the
+     * positions only, never an entry, except to break exact ties by sequence. An entry is written twice while
+     * in the run: when it joins (location) and when it leaves (polled or removed: location DETACHED,
+     * refs[position] cleared).
      *
      * Invariants (between the wheel's calls):
      *   R1 every live entry of the run (refs[p] != null, p < next) has location IN_RUN - p; every other position
@@ -35,14 +35,16 @@ final class SortedRun {
      *      sorted (newcomerMin is a lower bound of their deadlines, relative to the wheel's time).
      *   R4 a live entry is found due (to be handed out by poll) iff its position is below sortedLimit and its
      *      deadline copy is at or before dueUpTo (R3), which is how remove knows which count it leaves.
-     * Positions grow while the run is not empty and start again at 0 once it is (reset); a run that never
+     *
+     * Positions. They grow while the run is not empty and start again at 0 once it is (reset); a run that never
      * empties (the current slot's entries not due yet stay across advances) is compacted when it runs out of
-     * positions: live entries moved down, in position order, their locations rewritten. The capacity is kept
-     * at least twice the entries live after a compaction, so it costs O(live) per at least as many appends
-     * (WheelBenchmark.advance spent half its time compacting when a quarter free was enough). Retained at the
-     * peak: 20 bytes per position (capacity up to twice the largest run) plus 20 per newcomer of the largest
-     * merge, against the 40 per entry of the two sort scratches before the run, and 8 KB of radix counters once
-     * a merge has had KeySort.WIDE_MIN newcomers (1 KB until then).
+     * positions: live entries moved down, in position order, their locations rewritten. The capacity is kept at
+     * least twice the entries live after a compaction, so it costs O(live) per at least as many appends
+     * (keeping only a quarter free makes compaction a large share of WheelBenchmark advance). Retained at the
+     * peak, with compressed references: 20 bytes per position (refs, deadlines, order, spare; capacity up to
+     * twice the largest run), 20 per newcomer of the largest merge (fresh, keys, buffer), and 8 KB of radix
+     * counters once a merge has had KeySort.WIDE_MIN newcomers (1 KB until then).
+     *
      * Room. A caller about to detach a slot and walk its entries reserves room for all of them first
      * (reserve), so that no append in the middle of a walk has to allocate: an OutOfMemoryError is thrown
      * before any entry has left its slot. merge grows its sort scratch before it changes anything. The wheel
@@ -55,6 +57,9 @@ final class SortedRun {
     /** Batches this large or larger whose deadlines span less than 2^RADIX_MAX_BITS ns are radix sorted. */
     private static final int RADIX_MIN = 128;
     private static final int RADIX_MAX_BITS = 32;
+
+    // Every instance field: the wheel thread's; the package-private ones are also read by WheelSeam (the tests'
+    // seam), on the wheel thread.
 
     /** The entry at each position, or null. */
     private TimerEntry[] refs = new TimerEntry[0];

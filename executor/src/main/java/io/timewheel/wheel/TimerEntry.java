@@ -36,8 +36,8 @@ public abstract class TimerEntry {
      */
     int location = DETACHED;
     /**
-     * Doubly-linked slot list (null in the sorted run). Wheel thread; {@code next} is also the {@link StripedInbox} link while the
-     * entry is offered there.
+     * Doubly-linked slot list (null in the sorted run). Wheel thread; {@code next} is also the
+     * {@link StripedInbox} link while the entry is offered there.
      */
     TimerEntry prev, next;
 

@@ -71,65 +71,63 @@ public final class TimerWheel<E extends TimerEntry> {
      *   I9  lanes: a slot is LANES linked lists; counts[i] is the number of entries in all lanes of slot i. An
      *       entry of slot i waits in lane (sequence & LANE_MASK).
      *
-     * Advance from C to N (N >= C): first the level-0 slots the clock passed (due entries only; in either bank),
-     * then for each level from the top down, the slots the clock passed or entered (in either bank: a bank
-     * the clock left holds due entries only; rebuilding a slot whose entries were placed there for the window
-     * after next puts them back)
-     * are detached whole and each of their entries either joins the sorted run (deadline <= N) or is placed
-     * again relative to N, which sends it to a lower level (a cascade) or, at the top, back to its slot for
-     * another rotation. Placing an entry again is idempotent, so visiting a slot that holds valid entries is
-     * harmless. The current level-0 slot is never rebuilt: when the clock enters a new tick, the old current
-     * slot's sorted entries are due (SortedRun.endTick; in a one-level wheel those a rotation ahead are placed
-     * again) and the new current slot's entries join the run; the advance ends by sorting everything that
-     * joined the run (the found-due entries, the new current slot, entries placed in it) into the run once,
-     * by their deadlines as primitive keys, and moving the run's found-due boundary past what is due at N. So
-     * many advances within one tick cost only the entries they expire, and an entry is written once when it
-     * joins the run and once when it leaves it: no relinking in deadline order, no walk to mark the due head
-     * (WheelBenchmark.advance and window: bench/results/jdk17/sorted-run-compare.txt). The slot grid decides
-     * where entries wait, never when they fire, so none is handed out early and equal deadlines come out in
-     * insertion order whatever path they cascaded through. An advance visits the slots from settled, the time
-     * of the last advance that ended: the run grows (the only allocation) before a slot is detached, so one
-     * that fails leaves every entry somewhere valid, and the next advance visits the slots that one skipped
-     * (and again some it did visit, which is harmless: TimerWheelOutOfMemoryTest).
+     * Advance from C to N (N >= C): first the level-0 slots the clock passed (due entries only; in either
+     * bank), then for each level from the top down, the slots the clock passed or entered (in either bank: a
+     * bank the clock left holds due entries only; rebuilding a slot whose entries were placed there for the
+     * window after next puts them back) are detached whole and each of their entries either joins the sorted
+     * run (deadline <= N) or is placed again relative to N, which sends it to a lower level (a cascade) or, at
+     * the top, back to its slot for another rotation. Placing an entry again is idempotent, so visiting a slot
+     * that holds valid entries is harmless. The current level-0 slot is never rebuilt: when the clock enters a
+     * new tick, the old current slot's sorted entries are due (SortedRun.endTick; in a one-level wheel those a
+     * rotation ahead are placed again) and the new current slot's entries join the run; the advance ends by
+     * sorting everything that joined the run (the found-due entries, the new current slot, entries placed in
+     * it) into the run once, by their deadlines as primitive keys, and moving the run's found-due boundary past
+     * what is due at N. So many advances within one tick cost only the entries they expire, and an entry is
+     * written once when it joins the run and once when it leaves it: no relinking in deadline order, no walk to
+     * mark the due head (a current slot kept as a list in deadline order loses in WheelBenchmark advance and
+     * window). The slot grid decides where entries wait, never when they fire, so none is handed out early and
+     * equal deadlines come out in insertion order whatever path they cascaded through. An advance visits the
+     * slots from settled, the time of the last advance that ended: the run grows (the only allocation) before a
+     * slot is detached, so one that fails leaves every entry somewhere valid, and the next advance visits the
+     * slots that one skipped (and again some it did visit, which is harmless: TimerWheelOutOfMemoryTest).
      *
-     * Cascades, spread. A slot of level k >= 1 is rebuilt whole by the advance that enters it, and at a steady
-     * rate R of timers due beyond the level-0 window each level-1 slot holds 64 ticks' worth of them: in the
-     * executor (bench/probes/LateByDeadline.java, 200 timers falling due per ms) ~13,000 entries every 67 ms,
-     * 1-4 ms of the tick thread at once, the longest of its bursts (a hand-over of a stride takes ~0.4 ms),
-     * and the timers due meanwhile were the late ones; a level-2 slot holds 64 times more. So each advance
-     * ends, for each banked level from the top down, by moving a share of the slot above that holds the
-     * level's next window down into the level's other bank (moveNextSlotDown): after an advance at digit t of
-     * the level, at most (63 - t) / 64 of the entries the slot held when the window's first advance looked at
-     * it stay, and the advance that enters the next window rebuilds only what is left. A share is taken from
-     * the heads of the slot's lanes in turn (order does not matter: the level below sorts by deadline) and
-     * placed as any entry. Entries added for a banked level's next window go to its other bank at once, so
-     * nothing is added to that slot meanwhile; when the next window starts a window of the level above, the
-     * slot is in that level's other bank (moved down during its own window) or, below the top two levels
-     * not, at the top, and is not spread. Not spread either: the top level's cascades (TimerWheelCascadeTest).
+     * Cascades, spread. A slot of level k >= 1 is rebuilt whole by the advance that enters it, and under a
+     * steady stream of timers due beyond the level-0 window each level-1 slot holds 64 ticks' worth of them, a
+     * level-2 slot 64 times more: rebuilt at once, such a slot is the longest burst of the wheel's thread, and
+     * in the executor the timers that fall due meanwhile start late (`lateness`). So each advance ends, for
+     * each banked level from the top down, by moving a share of the slot above that holds the level's next
+     * window down into the level's other bank (moveNextSlotDown): after an advance at digit t of the level, at
+     * most (63 - t) / 64 of the entries the slot held when the window's first advance looked at it stay, and
+     * the advance that enters the next window rebuilds only what is left. A share is taken from the heads of
+     * the slot's lanes in turn (order does not matter: the level below sorts by deadline) and placed as any
+     * entry. Entries added for a banked level's next window go to its other bank at once, so nothing is added
+     * to that slot meanwhile. When the level's next window starts a window of the level above, its entries are
+     * in that level's other bank if it is banked (moved down during its own window); if not (it is the second
+     * level from the top), they wait at the top and are not spread. Not spread either: the top level's cascades
+     * (TimerWheelCascadeTest).
+     *
      * Memory access. Entries lie wherever their owners allocated them, so walking a long slot list is a chain
-     * of dependent cache misses (each address comes from the entry before): ~150 ns per timer measured on a
-     * 100,000-timer expiry, most of it in the first walk over a slot. Splitting each slot into LANES lists
-     * (I9), filled in turn, lets a walk follow all lanes at once, one entry from each in turn: LANES
-     * independent misses in flight instead of one, at no cost per entry (the lanes' heads and tails are per
-     * slot). The sorted run holds its entries in arrays with a copy of each deadline, and sorts positions by
-     * those copies (an LSD radix sort for large batches of one tick's deadlines), reading an entry only to
-     * break an exact tie: an entry's line is loaded once, when it joins the run, and again when it is handed
-     * out. Arrays for every slot would expose every load to the memory system at once, but cost a slot array
-     * reference and a deadline per pending entry (8-12 bytes more per timer: past the 60-byte budget of the
-     * executor's task, whose 56 bytes have no padding to spare); the run holds only the current slot and
-     * the entries found due. Level 0 alone held that way (a pool of positions, each slot a chain of chunks of
-     * them, so that a slot becoming current joins the run untouched: dc798ff, reverted): without cascades its
-     * advance was faster but its adds slower by as much (the wheel thread's add + advance at parity); with
-     * timers cascading into level 0 it was slower (under G1 and ParallelGC); and it kept 33.5 bytes more per
-     * level-0 timer (bench/results/jdk17/level0-pool.txt).
+     * of dependent cache misses (each address comes from the entry before), and most of an expiry's cost is in
+     * the first walk over a slot. Splitting each slot into LANES lists (I9), filled in turn, lets a walk follow
+     * all lanes at once, one entry from each in turn: LANES independent misses in flight instead of one, at no
+     * cost per entry (the lanes' heads and tails are per slot). The sorted run holds its entries in arrays with
+     * a copy of each deadline, and sorts positions by those copies (an LSD radix sort for large batches of one
+     * tick's deadlines), reading an entry only to break an exact tie: an entry's line is loaded once, when it
+     * joins the run, and again when it is handed out. Arrays for every slot would expose every load to the
+     * memory system at once, but cost a slot array reference and a deadline per pending entry (8-12 bytes more
+     * per timer: past the `memory` target of 60 bytes per pending timer, which the executor's 56-byte task
+     * meets with no padding to spare); the run holds only the current slot and the entries found due. Holding
+     * level 0 alone that way (a pool of positions, each slot a chain of chunks of them, so that a slot becoming
+     * current joins the run untouched) trades faster advances for slower adds, loses once timers cascade into
+     * level 0, and costs memory per level-0 timer (WheelBenchmark add, advance and window; `memory`).
      *
      * Pacing. One advance can move thousands of entries (a slot joining the run when it becomes current, a
-     * cascade), hundreds of microseconds of its thread. A driver whose thread shares CPUs with latency-sensitive
-     * threads can set a pacer: advance runs it after every PACE_ENTRIES entries it moves (joining the run,
-     * placed again), between two entries, in the middle of the advance (the slot being walked detached, its
-     * entries the walk's; the run being filled), so the pacer must not call the wheel. It is not run inside
-     * the run's sort and merge. The executor's tick thread yields its CPU from it (executor.Pacer's
-     * notes).
+     * cascade), a long stint of its thread. A driver whose thread shares CPUs with latency-sensitive threads
+     * can set a pacer: advance runs it after every PACE_ENTRIES entries it moves (joining the run, placed
+     * again), between two entries, in the middle of the advance (the slot being walked detached, its entries
+     * the walk's; the run being filled), so the pacer must not call the wheel. It is not run inside the run's
+     * sort and merge. The executor's tick thread yields its CPU from it (Pacer, in the executor's internal
+     * package).
      *
      * Deadlines are compared as differences (a - b < 0), like System.nanoTime values, so the wheel works
      * anywhere in the long range, including across the wrap; pending deadlines must lie within 2^63 - 1 ns
@@ -151,9 +149,11 @@ public final class TimerWheel<E extends TimerEntry> {
     /** The levels below the top span at least 2^42 ns = 73.3 min. */
     private static final int MIN_SPAN_BITS = 42;
 
+    /** log2 of the tick. Immutable. */
     private final int tickShift;
+    /** Levels, the top one included. Immutable. */
     private final int levels;
-    /** Mask of a top-level prefix: the top digit and the rotation bits above it. */
+    /** Mask of a top-level prefix: the top digit and the rotation bits above it. Immutable. */
     private final long topPrefixMask;
 
     /** Lanes per slot: a slot is this many linked lists, an entry's lane chosen by its sequence. */
@@ -180,7 +180,7 @@ public final class TimerWheel<E extends TimerEntry> {
     private final int[] movingSlot;
     /** Per banked level: that slot's count when the move began. */
     private final int[] movingTotal;
-    /** The entries found due and not yet polled, then the current slot's (I1, I7). */
+    /** The entries found due and not yet polled, then the current slot's (I1, I7). Package-private for WheelSeam. */
     final SortedRun run = new SortedRun();
     /** Places again an entry that left the sorted run at a tick's end (a field: no allocation per advance). */
     private final Consumer<TimerEntry> replace = entry -> {

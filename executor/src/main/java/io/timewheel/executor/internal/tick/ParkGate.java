@@ -6,11 +6,11 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * When the tick thread sleeps, and when a producer must wake it: the park/wake protocol between the
- * {@link TickThread} and the threads that offer it work, with no thread, clock or LockSupport call of its own
- * (the callers pass the time in and do the parking and unparking), so that jcstress can run the real
- * protocol ({@code tck/jcstress}: ParkGateLostWakeUp, ParkGateUrgentCommand). Producer-side methods: any
- * thread. Tick-side methods: the tick thread only.
+ * When the tick thread sleeps, and when a producer or a worker must wake it: the park/wake protocol between
+ * the {@link TickThread} and the threads that offer it work, with no thread, clock or LockSupport call of its
+ * own (the callers pass the time in and do the parking and unparking), so that jcstress can run the real
+ * protocol ({@code tck/jcstress}: ParkGateLostWakeUp, ParkGateUrgentCommand, ParkGateMessage,
+ * ParkGateWorkerWake). Producer- and worker-side methods: any thread. Tick-side methods: the tick thread only.
  */
 final class ParkGate {
     /*
@@ -19,38 +19,49 @@ final class ParkGate {
      * Who writes what:
      *   pendingLow      producers lower it (CAS) after each offer; the tick thread resets it right before each
      *                   detachAll of its inbox (reset). A time at or before the deadline of every entry offered
-     *                   (to any queue) since the last reset: entries the tick thread has not read.
+     *                   (to any queue this thread serves) since the last reset: entries the tick thread has not
+     *                   read. It decides the tick thread's wake-up, so it covers every queue; each queue keeps
+     *                   its own as well (HandOffBounds), so that another executor's unread offers do not hold
+     *                   back this queue's hand-overs and its producers' pushes straight to the workers.
      *   urgentOffered   set by the sender of an urgent command (someone waits for the answer); cleared by the
      *                   tick thread at the start of a loop, before it detaches (beginLoop).
-     *   parkState, wakeAt, parkedAt
-     *                   written by the tick thread before it parks (prepare) and after (awake); read by
-     *                   producers; a producer may CAS parkState PARKED_LONG -> AWAKE (then it unparks); a
-     *                   worker about to block may CAS any parked state to AWAKE once wakeAt has passed (then
-     *                   it unparks: wakeIfDue).
+     *   wakeAt, parkedAt
+     *                   written by the tick thread before it writes parkState (prepare; reparkLazy lowers
+     *                   wakeAt); read by producers (signal) and workers (wakeIfDue).
+     *   parkState       written by the tick thread (prepare, awake) and CASed by it (lazy, reparkLazy); CASed by
+     *                   a producer (signal: PARKED_LONG -> AWAKE or PARKED_LAZY, PARKED_LAZY -> AWAKE) and by a
+     *                   worker about to block once wakeAt has passed (wakeIfDue: any parked state -> AWAKE).
+     *                   Whoever's CAS succeeds unparks the tick thread.
      *
      * States:
      *   AWAKE         running the loop; producers do nothing more than offer.
      *   PARKED_SHORT  parked until wakeAt, at most drain away: producers unpark it only if their deadline
      *                 needs it earlier (deadline - margin before wakeAt).
-     *   PARKED_LONG   parked until a far wakeAt, or indefinitely: a producer whose deadline needs it earlier,
-     *                 or who finds it parked since parkedAt + drain or longer, CASes the state to AWAKE and
-     *                 unparks. So nothing offered waits past the time it needs the tick thread (never late;
-     *                 by a stride at most while it defers: see the deferred wake-ups below), and offers that keep coming are read at least once per drain (the inbox stays small),
-     *                 but a stream of far timers that are cancelled at once (retracted, never read) does not
-     *                 wake it per offer. A message (no deadline: it only frees memory) offered before
-     *                 parkedAt + drain CASes the state to PARKED_LAZY and unparks.
+     *   PARKED_LONG   parked until a far wakeAt (its own timer a stride later: deferred wake-ups, below), or
+     *                 indefinitely: a producer whose deadline needs it earlier, or who finds it parked since
+     *                 parkedAt + drain or longer, CASes the state to AWAKE and unparks. So nothing offered
+     *                 waits past the time it needs the tick thread (by a stride at most while it defers), and
+     *                 offers that keep coming are read at least once per drain (the inbox stays small), but a
+     *                 stream of far timers that are cancelled at once (retracted, never read) does not wake it
+     *                 per offer. A message (no deadline: it only frees memory) offered before parkedAt + drain
+     *                 CASes the state to PARKED_LAZY and unparks.
      *   PARKED_LAZY   parked long, and a message waits to be read by parkedAt + drain: the tick thread, unparked,
      *                 parks again until then (reparkLazy: as PARKED_SHORT, wakeAt lowered to parkedAt + drain)
      *                 and reads it then. So a message (an Unlink: the memory of a cancelled task) is read
-     *                 within drain whether or not anything follows it, a stream of them still costs at most one
-     *                 full loop per drain, and the price is one cheap re-park per long park that a message
+     *                 within drain whether or not anything follows it, a stream of them costs at most one full
+     *                 loop per drain, and the price is one cheap re-park per long park that a message
      *                 interrupts. A producer whose deadline needs it earlier CASes PARKED_LAZY -> AWAKE (the
      *                 re-park then does not happen).
-     * transitions: AWAKE -> PARKED_SHORT | PARKED_LONG (tick thread, prepare); PARKED_SHORT | PARKED_LONG ->
-     *              AWAKE (tick thread, prepare when it finds work, or awake after parking); PARKED_LONG ->
-     *              AWAKE | PARKED_LAZY (a producer's CAS, then unpark); PARKED_LAZY -> AWAKE (a producer's
-     *              CAS, then unpark); PARKED_LAZY -> PARKED_SHORT (tick thread, reparkLazy) or AWAKE (awake);
-     *              any parked state -> AWAKE (a worker's CAS once wakeAt has passed, then unpark).
+     * Transitions:
+     *   AWAKE -> PARKED_SHORT | PARKED_LONG             tick thread, prepare
+     *   PARKED_SHORT | PARKED_LONG -> AWAKE             tick thread: prepare when it finds work, awake after parking
+     *   PARKED_LONG -> PARKED_LAZY                      tick thread, lazy (something offered after its detach);
+     *                                                   or a producer's CAS for a message, then unpark
+     *   PARKED_LONG -> AWAKE                            a producer's CAS, then unpark
+     *   PARKED_LAZY -> AWAKE                            a producer's CAS, then unpark; or tick thread, awake
+     *   PARKED_LAZY -> PARKED_SHORT                     tick thread, reparkLazy
+     *   PARKED_SHORT | PARKED_LONG | PARKED_LAZY -> AWAKE
+     *                                                   a worker's CAS once wakeAt has passed (wakeIfDue), then unpark
      *
      * Deferred wake-ups (TickThread's notes): the tick thread's own timer for a long park fires a stride after
      * wakeAt, and the first worker to block after wakeAt wakes it (wakeIfDue). That is one more unpark, never
@@ -72,7 +83,7 @@ final class ParkGate {
      * the same pattern: it writes parkState (PARKED_SHORT) and then reads urgentOffered and pendingLow. A
      * message has no deadline to lower pendingLow with: one offered while the tick thread was AWAKE after its
      * detach is seen by the tick thread's look at the inbox after prepare wrote PARKED_LONG (TickThread.park,
-     * then lazy()), or it sees PARKED_LONG and makes it PARKED_LAZY itself.
+     * then lazy()), or it sees PARKED_LONG and makes it PARKED_LAZY itself (jcstress ParkGateMessage).
      */
 
     static final int AWAKE = 0;
@@ -83,20 +94,23 @@ final class ParkGate {
     /** prepare's answer: park with no timeout. */
     static final long INDEFINITELY = Long.MAX_VALUE;
 
-    /** How far ahead of a deadline the tick thread wakes for it. */
+    /** How far ahead of a deadline the tick thread wakes for it (TickThread.MARGIN_NANOS). Immutable. */
     private final long margin;
-    /** Bound on how long work offered to a long-parked tick thread waits to be read. */
+    /** Bound on how long a message, or a stream of offers, waits to be read (TickThread.DRAIN_NANOS). Immutable. */
     private final long drain;
 
     /** See the notes. Any thread: lowered by producers by CAS, reset by the tick thread. */
     private final LowBound pendingLow;
-    /** See the notes. Written by the tick thread, read (and CASed PARKED_LONG to AWAKE) by producers. */
+    /** See the notes: written and CASed by the tick thread, CASed by producers (signal) and workers (wakeIfDue). */
     private volatile int parkState;
-    /** When the tick thread parked last. Written by the tick thread before parkState. */
+    /** When the tick thread parked last. Written by the tick thread before parkState; read by producers. */
     private volatile long parkedAt;
     /** An urgent command was offered since the loop began. Set by its sender, cleared by the tick thread. */
     private volatile boolean urgentOffered;
-    /** When the tick thread wakes on its own while parked. Written by the tick thread before parkState. */
+    /**
+     * When the tick thread means to look, if parked (a long timed park's own timer fires a stride later:
+     * TickThread.DEFER_NANOS). Written by the tick thread before parkState; read by producers and workers.
+     */
     private volatile long wakeAt;
 
     ParkGate(long margin, long drain, long now) {
@@ -106,7 +120,7 @@ final class ParkGate {
     }
 
     // ---------------------------------------------------------------------------------------------
-    // Producers: any thread
+    // Producers and workers: any thread
 
     /** After an offer with this deadline (before {@link #signal}): keeps pendingLow a lower bound. */
     void lowerPending(long deadline) {
@@ -245,12 +259,15 @@ final class ParkGate {
         parkState = AWAKE;
     }
 
-    /** The park state: AWAKE, PARKED_SHORT, PARKED_LONG or PARKED_LAZY. Any thread (tests and monitoring). */
+    /**
+     * The park state: AWAKE, PARKED_SHORT, PARKED_LONG or PARKED_LAZY. Any thread: the loop, a worker about to
+     * block (TickThread.sleeping), the tests (TickProbe.parkState).
+     */
     int state() {
         return parkState;
     }
 
-    /** When the tick thread wakes on its own, if parked. Any thread (tests). */
+    /** When the tick thread means to look, if parked. Any thread: the tests, through TickProbe.wakeAt. */
     long wakeAt() {
         return wakeAt;
     }

@@ -15,23 +15,42 @@ import java.util.concurrent.TimeUnit;
  * out of the queue: TaskQueue.collect's request (getQueue()'s iteration, shutdownNow). The caller waits in
  * await; the tick thread answers (TickThread's SnapshotRequest: collect, then read for each entry it reads
  * from its inbox after that, then done).
- *
- * The answer is ordered by (deadline, sequence) keys that the tick thread copies while it collects, at
- * that one instant: the caller sorts after the tick thread has let go of the tasks, and by then a
- * periodic task may have re-armed (its deadline changed), so sorting on the live fields would give an
- * inconsistent comparator (TimSort then throws IllegalArgumentException). Keys are compared relative
- * to the clock reading taken with them, which is a total order whatever their values.
  */
 final class Snapshot {
+    /*
+     * Implementation notes
+     *
+     * One instant. The request is an urgent command, so the tick thread runs it only after a detachAll that
+     * started after it read the request, and after filing everything detached: collect then sees every entry
+     * offered before the request. That is not yet an instant: an entry Y offered after that detachAll may
+     * have been scheduled before the removal of an entry X that collect found gone (schedule Y, then remove X:
+     * at every instant X or Y is queued), and a snapshot holding neither would match no instant. So the tick
+     * thread then detaches once more and hands each task entry it reads to read, which adds those of this
+     * queue still queued (jcstress SnapshotVsProducer). A caller that finds the tick thread ended answers
+     * itself (await): nothing can be offered any more.
+     *
+     * Order. The answer is ordered by (deadline, sequence) keys that the tick thread copies while it collects:
+     * the caller sorts after the tick thread has let go of the tasks, and by then a periodic task may have
+     * re-armed (its deadline changed), so sorting on the live fields would give an inconsistent comparator
+     * (TimSort then throws IllegalArgumentException). Keys are compared relative to the clock reading taken
+     * with them, which is a total order whatever their values.
+     *
+     * Ownership: keys and base are written by the tick thread (or by the caller, once that thread has ended)
+     * before done.countDown(), and read by the caller after await returns: the latch orders them.
+     */
+
     /** How often a waiting caller checks that the tick thread is still there: 2^24 ns = 16.8 ms. */
     private static final long DEAD_CHECK_NANOS = 1L << 24;
 
+    /** The tick thread's room for the queue collected. Immutable. */
     private final QueueWheel queue;
+    /** Whether the entries are also taken out of the queue (shutdownNow). Immutable. */
     private final boolean take;
+    /** Released once the answer is complete. Any thread. */
     private final CountDownLatch done = new CountDownLatch(1);
-    /** Written by the tick thread before done.countDown(); read by the caller after await. */
+    /** The entries and their keys (see the notes: Ownership). */
     private final List<Key> keys = new ArrayList<>();
-    /** The clock reading the keys are compared relative to. Written as keys. */
+    /** The clock reading the keys are compared relative to. Written and read as keys. */
     private long base;
 
     Snapshot(QueueWheel queue, boolean take) {
@@ -63,9 +82,8 @@ final class Snapshot {
     }
 
     /**
-     * The owner has just read {@code entry} from its inbox after collect: an entry offered while it collected
-     * may have been scheduled before one it found gone (schedule Y, then remove X), so an entry of this queue
-     * still queued goes in too (TickThread's notes).
+     * The owner has just read {@code entry} from its inbox after collect: if it is of this queue and still
+     * queued, it goes in too (see the notes: One instant).
      */
     void read(TaskEntry entry) {
         if (entry.queue.wheel == queue) {

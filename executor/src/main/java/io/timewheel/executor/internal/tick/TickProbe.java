@@ -9,20 +9,21 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The tests' one seam into a tick thread: given to a dedicated tick thread when it is created (through the
- * executor builder's test-only method), it counts the thread's loops, records its parks, and answers sync
- * requests after an expiry step. A tick thread made without one (every production tick thread) pays a null
- * check per loop and per park, nothing else. Test-side methods: any thread, unless a method says otherwise.
+ * The tests' one seam into a tick thread (TickThread.Probe): given to a dedicated tick thread when it is
+ * created (through the executor builder's testSeam), it counts the thread's loops, records its parks, and
+ * answers sync requests after an expiry step. A tick thread made without one (every production tick thread)
+ * pays a null check at each of those three points per loop, nothing else. Test-side methods: any thread,
+ * unless a method says otherwise.
  */
 public final class TickProbe implements TickThread.Probe {
     /*
      * Implementation notes
      *
-     * Ownership: tick written once by the tick thread's constructor (attach), before the thread starts, and
-     * read by any thread after the executor that made the thread was built (its construction happens-before
-     * the test's calls); loops, lastParkDelay and parkedInLoop written by the tick thread only, volatile for
-     * the tests' reads (parkedInLoop after lastParkDelay: a test that sees a loop's number sees its park
-     * time); afterExpiry tick thread only.
+     * Ownership: tick is written once by the tick thread's constructor (attach), before the thread starts,
+     * and read by any thread after the executor that made the thread was built (its construction
+     * happens-before the test's calls); loops, lastParkDelay and parkedInLoop are written by the tick thread
+     * only, volatile for the tests' reads (parkedInLoop after lastParkDelay: a test that sees a loop's number
+     * sees its park time); afterExpiry is the tick thread's only (runAfterExpiry is called from a command).
      */
 
     private TickThread tick;
@@ -95,12 +96,15 @@ public final class TickProbe implements TickThread.Probe {
         return parkedInLoop;
     }
 
-    /** The park state now: TickThread.AWAKE, TickThread.PARKED_LONG or another parked state. */
+    /**
+     * The park state now: ParkGate's AWAKE, PARKED_SHORT, PARKED_LONG or PARKED_LAZY, of which TickThread
+     * names AWAKE and PARKED_LONG for the tests.
+     */
     public int parkState() {
         return tick.gate.state();
     }
 
-    /** When the thread wakes on its own, if parked. */
+    /** When the thread means to look, if parked (a long park's own timer fires TickThread.DEFER_NANOS later). */
     public long wakeAt() {
         return tick.gate.wakeAt();
     }

@@ -21,151 +21,154 @@ import java.util.function.Consumer;
 
 /**
  * The paper's "hardware assist": the one thread that owns the wheels of the task queues it serves. It
- * sleeps until the earliest deadline, moves due tasks to their queue's ready heap (which wakes a worker),
+ * sleeps until the earliest deadline, moves due tasks to their queue's ready queue (which wakes a worker),
  * and never runs user code. Producer-side methods: any thread; the rest: this thread only.
  */
 public final class TickThread implements Runnable, WheelOwner {
     /*
      * Implementation notes
      *
-     * Ownership. Each served TaskQueue has one TimerWheel, created and touched only by this thread, in the
-     * queue's QueueWheel (this thread's room for it); of an executor it touches nothing else but the queue's
-     * protocol fields (TaskQueue's notes) and, to hand entries over, its ready queue. Other threads reach
-     * a wheel only through the inbox (a StripedInbox: a stack per stripe of producer threads, so that
-     * producers share no cache line; a thread takes back the entry it offered last if it leaves the queue
-     * before this thread detached it): entries to file, and Commands (unlink an entry, re-file a re-armed
-     * periodic task, collect a queue's entries).
+     * Ownership. Each served TaskQueue has one TimerWheel, in the queue's QueueWheel (this thread's room for
+     * it), created and touched by this thread alone (or, once a dedicated tick thread has ended, by a
+     * Snapshot's waiting caller: Snapshot.await). Beside that room it touches, of an executor: the queue's
+     * HandOffBounds (earliest, pendingLow, terminated: TaskQueue's notes), each entry's queued state
+     * (QueueEntry: tryFile, tryUnfile, tryRemove), the ready queue under its lock (a hand-over's splice, a
+     * Snapshot), and what its watches read (Watching, below). The queue room below never names this class:
+     * it reaches it as its WheelOwner, and a worker about to block in a ready queue reaches it as that queue's
+     * Waker (which WheelOwner extends); from above, an executor picks it (shared or dedicated) and a watch
+     * reaches it through Watch and wakeBy. Other threads reach a wheel only through the inbox, a StripedInbox
+     * (a stack per stripe of producer threads, so producers share no cache line; a thread takes back the entry
+     * it offered last if that entry leaves the queue before this thread detached it): entries to file, and
+     * Commands (Unlink, Refile, a SnapshotRequest, StartWatch).
      *
      * The inbox is unordered, so nothing here rests on the order entries are read in:
-     *   - equal deadlines: entries carry the sequence their queue gave them at creation (TaskQueue), which
-     *     the wheel and the ready heap order by;
-     *   - a command about an entry read before the entry: Unlink is sent for an entry this thread has filed,
-     *     or for a DecoratedEntry, whose filing is not recorded: an Unlink read before its entry finds it in no
-     *     wheel and does nothing, and the entry, no longer queued, is dropped when read (tryFile fails);
-     *     Refile of an entry still in the inbox does nothing (it is filed, with its new deadline, when read:
-     *     TimerEntry.isInInbox); Snapshot and the tests' Sync (urgent) are answered only after a detachAll
-     *     that started after they were read, and after everything detached was filed: so they see every
-     *     entry offered before them. A Snapshot then detaches once more and adds the entries of its queue
-     *     read then (still queued): an entry offered while it collected may have been scheduled before one
-     *     it found gone (schedule Y, then remove X: at every instant X or Y is queued), and a snapshot
-     *     holding neither would match no instant (jcstress SnapshotVsProducer);
+     *   - equal deadlines: each entry carries the sequence its queue gave it at creation (TaskQueue's notes),
+     *     by which the wheel and the ready queue order ties;
+     *   - a command read before its entry: Unlink is sent for an entry this thread has filed, or for a
+     *     DecoratedEntry, whose filing is not recorded; read before its entry it finds it in no wheel and does
+     *     nothing, and the entry, no longer queued, is dropped when read (tryFile fails). Refile of an entry
+     *     still in the inbox does nothing: the entry is filed, with its new deadline, when read
+     *     (TimerEntry.isInInbox);
+     *   - a command someone waits for (urgent: a SnapshotRequest, TickProbe.sync's) runs only after a
+     *     detachAll that started after it was read, and after everything detached was filed: it sees every
+     *     entry offered before it (a Snapshot's last step is in Snapshot's notes);
      *   - handing over early, and producers skipping this thread: an entry B may have been scheduled after
      *     an entry A of the same queue with an earlier or equal deadline that this thread has not read yet
-     *     (A's stripe was detached just before A was offered). B must neither be handed over nor pushed
-     *     straight to the ready heap while A is unread, or B could run first. Each queue keeps a pendingLow
-     *     for that (TaskQueue's notes: reset by this thread right before each detachAll, lowered by its
-     *     producers after each offer); it bounds both the hand-over and the queue's earliest bound.
+     *     (A's stripe was detached just before A was offered). B must be neither handed over nor pushed
+     *     straight to the ready queue while A is unread, or B could run first. Each queue's pendingLow
+     *     (HandOffBounds; TaskQueue's notes: reset by this thread right before each detachAll, lowered by the
+     *     queue's producers after each offer) bounds both the hand-over and the queue's earliest bound.
      *
-     * Loop. for each served queue, note its earliest bound (QueueWheel.beginDrain); reset the pendingLows (the
-     * queues' and its own) and detach every stripe; file everything detached (a flood is read in chunks of
-     * what arrived during the previous loop, so expiry still runs between them; and when expiry runs, every
-     * entry detached has been filed, so no entry waits read but unfiled); read the clock once;
-     * for each served queue, hand every entry due by now + ReadyQueue.HORIZON_NANOS and before the queue's
-     * hand-over limit to its ready heap and publish the queue's earliest bound (QueueWheel.expire), and stop
-     * serving a queue whose executor has terminated and whose wheel is empty; park until MARGIN_NANOS before
-     * the earliest next deadline, for a time reckoned from a fresh clock reading (park: the loop's reading is
-     * as old as the expiry step, which a busy CPU or a stopped process can make long).
+     * Loop. For each served queue, note its earliest bound (QueueWheel.beginDrain); reset the pendingLows (the
+     * queues' and the gate's) and detach every stripe; file everything detached, then run the urgent commands
+     * read; read the clock once; for each served queue, hand over every entry due by now +
+     * ReadyQueue.HORIZON_NANOS and before the queue's pendingLow, publish the queue's earliest bound
+     * (QueueWheel.expire), and stop serving it once its executor has terminated and its wheel is empty; run
+     * the watches whose time has come; park until MARGIN_NANOS before the earliest next deadline or look.
+     * A detach takes what has arrived by then and what arrives while it is filed waits for the next loop, so
+     * under a flood expiry still runs between chunks; and when expiry runs, every entry detached has been
+     * filed: none waits read but unfiled. The park time is reckoned from a fresh clock reading (park): the
+     * loop's is as old as the expiry step, which a busy CPU or a stopped process can make long.
      *
      * Hand-over. The workers own the near term (ReadyQueue): this thread hands an entry over when it is due
      * within HORIZON_NANOS (134 ms), and looks again when the earliest entry it still holds is MARGIN_NANOS
-     * (HORIZON_NANOS - STRIDE_NANOS, 130 ms) away, or up to DEFER_NANOS after that (below: Deferred). So every
+     * (the horizon less a stride, 130 ms) away, or up to DEFER_NANOS after that (Deferred, below). So every
      * entry reaches the workers at least MARGIN_NANOS - DEFER_NANOS (125.8 ms) before its deadline: a wake-up
-     * of this thread that is late by less than that (a busy CPU's time slice, a GC pause, a stopped process)
-     * makes no task late, and the workers, not this thread, decide when a task
-     * starts (the exact wait is theirs, as on STPE). And each hand-over moves about STRIDE_NANOS (4.2 ms) of
-     * deadlines: after handing over up to now + HORIZON it next wakes MARGIN before the first deadline beyond
-     * that, i.e. once the horizon has moved a stride past it. The work per hand-over (~100-400 ns per entry
-     * in situ: the entries are cold by then) is a burst of this thread on a CPU that a worker may be waiting
-     * for, so the stride keeps each burst short: at 200 far timers falling due per ms a hand-over is ~800
-     * entries, a fraction of a ms. Until 2026-11-26 the margin was a quarter of the horizon (a stride of
-     * 101 ms, ~20,000 entries of that stream per hand-over, 3-11 ms of this thread's CPU each): in `lateness`
-     * (100k timers of 1-500 ms) the timers due during those hand-overs were the late ones; with the 4.2 ms
-     * stride the median per-round p99 against STPE's in the same JVMs went from 3.8x to 2.3x on JDK 17 and
-     * from 2.3x to 0.94x on JDK 25 (bench/results/jdk17/stride-compare.txt: 15 rounds each). The cost: timers scheduled at once that then fall due over
-     * a long span wake this thread once per stride while they do (~240 times a second) instead of once per
-     * 101 ms; a lone far timer, or a burst narrower than a stride, still costs one wake-up; a steady stream of
-     * schedules costs the same as before, since the drain rule below already wakes it every 1-2 ms (500
-     * wake-ups a second at 1,000 timers a second of 1 s, with either margin: bench/probes/TickWakeups.java,
-     * bench/results/jdk17/stride-compare.txt). With nothing pending it parks with no timeout: no periodic ticking,
-     * zero wake-ups while idle. An exception anywhere is reported through System.Logger and the loop goes
-     * on; an entry being handed over when it happened is put back in its wheel, so none is lost. An
-     * interrupt from outside is cleared (it would make every park return at once).
+     * of this thread late by less than that (a busy CPU's time slice, a GC pause, a stopped process) makes no
+     * task late, and the workers, not this thread, make the last, exact wait, as on STPE. Each hand-over moves
+     * about STRIDE_NANOS (4.2 ms) of deadlines: having handed over up to now + HORIZON_NANOS, it next wakes
+     * MARGIN_NANOS before the first deadline beyond that, once the horizon has moved a stride past it. The
+     * stride is short because a hand-over is a burst of this thread (its entries are cold by then) on a CPU a
+     * worker may be waiting for, and the timers that fall due during a long burst start late; a margin of a
+     * quarter of the horizon (a stride of 101 ms of deadlines instead of 4.2) makes each hand-over of a dense
+     * stream some 24 times longer, and loses in `lateness`. The cost: timers that fall due over a long span
+     * wake this thread once per stride while they do; a lone far timer, or a burst narrower than a stride,
+     * costs one wake-up; a steady stream of schedules wakes it every DRAIN_NANOS or two anyway (ParkGate). With
+     * nothing pending it parks with no timeout: no periodic ticking, no wake-up while idle (`idle`).
      *
-     * Watching (opt-in, per executor: StarvationWatch). After the expiry step the loop asks each watched
-     * executor's watch when it wants to look next (it looks if its time has come) and wakes for the earliest
-     * of those times as for a deadline (passed to ParkGate as that time plus MARGIN_NANOS, since ParkGate wakes
-     * MARGIN_NANOS before what it is given). An executor that watches nothing costs nothing here.
+     * Failures. An exception anywhere is reported (Log.tickFailure) and the loop goes on; an entry being
+     * handed over when it happened is put back in its wheel (HandOverBatch), so none is lost. An interrupt
+     * from outside is cleared: it would make every park return at once.
      *
-     * Deferred (2026-11-27). Its own timed wake-up for a hand-over comes DEFER_NANOS (one stride, 4.2 ms)
-     * after the time it means to look (ParkGate's wakeAt); a worker of a queue it serves that is about to block
-     * in its ready queue (nothing due for it) wakes it as soon as that time has passed (ReadyQueue.take ->
-     * wakeIfDue -> ParkGate.wakeIfDue: one CAS to AWAKE, then unpark). So while workers are busy the hand-over
-     * waits for one of them to block, up to a stride, instead of taking the CPU from a running worker: on Linux
-     * a thread that mostly sleeps preempts the running one when it wakes (Priority, below), and the worker
-     * waited out the hand-over (~0.1-0.4 ms) while its timers fell due. (The kernel then runs this thread on
-     * the CPU of the worker that woke it, which that worker needs back within microseconds in a dense stream
-     * of timers: Pacing, below.) In `lateness`'s shape
-     * (100k timers of 1-500 ms), the median per-round p99 against STPE's in the same JVMs went from 1.42x to
-     * 1.10x on JDK 25 and from 1.87x to 1.35x on JDK 17 (`punctuality warm`, 5 JVMs x 23 rounds per build,
-     * builds alternating; a quieter hour's probe runs: 1.24x to 0.94x; bench/results/jdk25/tick-priority.txt).
-     * The opt-in priority below does more where it applies. Only a long park (over DRAIN_NANOS: between
-     * hand-overs, or before a watch's look) is deferred, so a short one still reads the inbox within
-     * DRAIN_NANOS, and a message still wakes a long one (PARKED_LAZY). A deferred hand-over covers up to a
-     * stride more deadlines (everything due by now + HORIZON_NANOS); a starvation watch looks up to a stride
-     * later while every worker is busy. Producers still wake it by wakeAt, as before. A worker's wake-up is
-     * only one more unpark: the loop reads the inbox and the clock afresh whoever wakes it (jcstress
-     * ParkGateWorkerWake).
+     * Watching (opt-in, per executor: a Watch, which StarvationWatch implements). After the expiry step the
+     * loop asks each watch to look if its time has come and when it wants to look next, and wakes for the
+     * earliest of those times as for a deadline (given to ParkGate as that time plus MARGIN_NANOS, since
+     * ParkGate wakes MARGIN_NANOS before what it is given). A watch that wants no look (an answer more than
+     * NEVER_AHEAD away) costs no wake-up: the starvation watch answers so while nothing is queued in its ready
+     * queue, and a push there wakes this thread (wakeBy, as an offer would) if the look it wants comes before
+     * this thread would wake. A look runs here, so it must not block or run user code: the starvation watch scans the
+     * ready queue under its lock, reads the pool's worker count and run state, may commit a JFR event, and
+     * hands its log call to the common pool. A watch whose executor has terminated is dropped. An executor
+     * that watches nothing costs nothing here.
+     *
+     * Deferred wake-ups. This thread's own timer for a long park (over DRAIN_NANOS: between hand-overs, or
+     * before a watch's look) fires DEFER_NANOS (one stride) after the time it means to look (ParkGate's
+     * wakeAt), and a worker of a queue it serves that is about to block in its ready queue (nothing due for
+     * it) wakes it as soon as that time has passed (ReadyQueue.take -> Waker.wakeIfDue -> ParkGate.wakeIfDue:
+     * one CAS to AWAKE, then an unpark). So while the workers are busy a hand-over waits, up to a stride, for
+     * one of them to block, and takes the CPU that worker leaves instead of one a worker runs on: on Linux a
+     * thread that mostly sleeps preempts the running one when it wakes, and the worker would wait out the
+     * hand-over while its own timers fell due (`lateness`, `punctuality warm`). The kernel then tends to run
+     * this thread on the CPU of the worker that woke it, which that worker soon needs back in a dense stream
+     * of timers: hence Pacing, below. A short park is not deferred, so the inbox is still read within
+     * DRAIN_NANOS, and a message still wakes a long one (ParkGate: PARKED_LAZY). The price: a deferred
+     * hand-over covers up to a stride more deadlines, and a watch looks up to a stride late while every
+     * worker is busy. Producers still decide by wakeAt. A worker's wake-up is only one more unpark: whoever
+     * wakes this thread, the loop reads the inbox and the clock afresh (jcstress ParkGateWorkerWake).
      *
      * Priority (opt-in: the system property timewheel.tickThreadPriority, 1 to 10, read when a tick thread is
-     * created; default Thread.NORM_PRIORITY, as every pool thread). This thread's work is never urgent (the
-     * margin), but on Linux at the same priority its wake-ups take a CPU from a busy worker: the kernel lets
-     * a thread that mostly sleeps preempt the one running when it wakes, and the worker then waits out this
-     * thread's stint (a hand-over, ~0.1-0.4 ms). In `lateness` (100k timers of 1-500 ms, 200 falling due per
-     * ms) that made timers due after the flood ~2x as often late by over 0.12 ms as on STPE, the whole gap in
-     * its p99 (JDK 25: horizon raised past the timers' delays, so that they skip this thread: p99 as STPE's;
-     * this thread reniced to 19 from outside, or at Thread.MIN_PRIORITY with -XX:ThreadPriorityPolicy=1, which
-     * maps it to nice 4: as STPE's; a yield after each wake-up, or pinning it to one CPU: no change;
-     * bench/results/jdk25/tick-priority.txt). Not the default: a JVM on Linux applies Java priorities only with
-     * -XX:ThreadPriorityPolicy=1, and where it applies them always (Windows) a lower-priority thread can wait
-     * seconds for a CPU that normal-priority threads keep busy, which would make the margin too short.
+     * created; by default Thread.NORM_PRIORITY, a pool thread's). This thread's work is never urgent (it has
+     * the margin), but at the workers' priority its wake-ups on Linux take the CPU of a busy worker, which
+     * then waits out this thread's stint; below theirs, the worker keeps its CPU (`lateness`, where neither a
+     * yield after each wake-up nor pinning this thread to one CPU helps). Not the default: a JVM on
+     * Linux applies Java priorities only with -XX:ThreadPriorityPolicy=1 (which maps Thread.MIN_PRIORITY to
+     * nice 4), and where it always applies them (Windows) a lower-priority thread can wait seconds for a CPU
+     * that normal-priority threads keep busy, longer than the margin.
      *
      * Pacing (Pacer). During a long stint (a hand-over, a flood to file) this thread yields its CPU every
-     * Pacer.PACE_NANOS (16.4 us) of work, up to a budget of yields per loop: a worker that wakes for its task
-     * on the CPU this thread holds (where the kernel put it, beside the worker that woke it: Deferred) waits
-     * at most about that long, not the whole stint. The wheels it serves run the pacer inside their advances
-     * (TimerWheel.pacer), the inbox's and the hand-over's loops after every few entries.
+     * Pacer.PACE_NANOS (2^14 ns = 16.4 us) of work, within a budget of yield time per loop: a worker woken for
+     * its task on the CPU this thread holds (where the kernel put it, beside the worker that woke it:
+     * Deferred) waits about that long, not the whole stint, and the budget keeps a hand-over within the
+     * margin behind CPU-bound threads. The wheels it serves run the pacer inside their advances
+     * (TimerWheel.pacer, set when it starts serving a queue); the inbox's and the hand-over's loops step it
+     * per entry (Pacer.step).
      *
-     * Late wake-ups (JFR TickThreadLate): after a timed park it did not leave early, if JFR is initialized
-     * (Jfr.recording), it reads the clock once more and reports a wake-up later than asked by more than
-     * LATE_WAKE_NANOS.
+     * Late wake-ups (JFR TickThreadLate). After a timed park it did not leave early, if JFR is initialized in
+     * this JVM (Jfr.recording), it reads the clock once more and reports a wake-up later than asked (deferral
+     * included) by more than LATE_WAKE_NANOS.
      *
-     * Waking: ParkGate (its notes). In short: it parks until MARGIN_NANOS before the earliest deadline it
-     * holds or has been offered and not read (pendingLow), or a long park up to DEFER_NANOS past that unless a
-     * blocking worker wakes it first (Deferred), indefinitely with nothing pending; a producer unparks it only
-     * if its deadline needs it earlier, or if it has been parked long (DRAIN_NANOS) and work
-     * keeps coming; an urgent command always wakes it; a message that only frees memory (Unlink, or a cancel
-     * of an entry still in the inbox that could not be retracted) is read within DRAIN_NANOS of its offer. Dekker-style volatile handshakes make sure no offer is
-     * missed (jcstress ParkGateLostWakeUp, ParkGateUrgentCommand).
+     * Waking (ParkGate's notes: the protocol and its four states, AWAKE, PARKED_SHORT, PARKED_LONG and
+     * PARKED_LAZY). It parks until MARGIN_NANOS before the earliest deadline it holds or has been offered and
+     * not read (the gate's pendingLow), a long park up to DEFER_NANOS past that unless a blocking worker
+     * wakes it first, or indefinitely with nothing pending. A producer unparks it only if its deadline needs
+     * it earlier, or if it has been parked DRAIN_NANOS or longer and work keeps coming; an urgent command
+     * always wakes it; a message that only frees memory (an Unlink, or a cancel of an entry still in the
+     * inbox that could not be retracted) is read within DRAIN_NANOS of its offer. Volatile handshakes in
+     * Dekker's pattern make sure no offer is missed (jcstress ParkGateLostWakeUp, ParkGateUrgentCommand,
+     * ParkGateMessage).
      */
 
-    /** Bound on how long work offered to a busy tick thread waits to be read: 2^20 ns = 1.05 ms. */
+    /**
+     * How long a message, or a stream of offers, waits at most to be read by a parked tick thread; a park this
+     * long or shorter is short (ParkGate: PARKED_SHORT) and never deferred: 2^20 ns = 1.05 ms.
+     */
     static final long DRAIN_NANOS = 1L << 20;
     /**
      * About how much of the deadlines ahead one hand-over moves: 2^22 ns = 4.2 ms, one tick of the executor's
-     * default wheel. See the notes.
+     * default wheel (see the notes: Hand-over).
      */
     static final long STRIDE_NANOS = 1L << 22;
     /**
      * How far ahead of the earliest deadline it holds this thread wakes to hand entries over: the horizon
-     * less a stride, 2^27 - 2^22 ns = 130 ms. See the notes.
+     * less a stride, 2^27 - 2^22 ns = 130 ms (see the notes: Hand-over). Public for the tests and jcstress.
      */
     public static final long MARGIN_NANOS = ReadyQueue.HORIZON_NANOS - STRIDE_NANOS;
     /**
      * How long after the time it meant to look for a hand-over this thread waits for a worker to block before
-     * it wakes on its own: one stride, 2^22 ns = 4.2 ms. See the notes (Deferred).
+     * it wakes on its own: one stride, 2^22 ns = 4.2 ms (see the notes: Deferred wake-ups).
      */
     static final long DEFER_NANOS = STRIDE_NANOS;
-    /** The system property that sets the tick threads' priority (see the notes: Priority). */
+    /** The system property that sets the tick threads' priority (see the notes: Priority). Immutable. */
     public static final String PRIORITY_PROPERTY = "timewheel.tickThreadPriority";
     /**
      * A wake-up later than asked by more than this is reported (JFR TickThreadLate): 2^21 ns = 2.1 ms. A late
@@ -177,29 +180,41 @@ public final class TickThread implements Runnable, WheelOwner {
     /** A watch's look more than this far ahead (2^62 ns, 146 years) means none (Watch.look). */
     public static final long NEVER_AHEAD = Long.MAX_VALUE >> 1;
 
-    /** ParkGate's states that the loop and sleeping() ask about. */
+    /**
+     * ParkGate's states that the loop and sleeping() ask about, public for the tests, which see the other two
+     * (PARKED_SHORT, PARKED_LAZY) only as "parked" (TickProbe.parkState).
+     */
     public static final int AWAKE = ParkGate.AWAKE;
     public static final int PARKED_LONG = ParkGate.PARKED_LONG;
 
+    /** NanoClock.SYSTEM, or a test's clock (the builder's testSeam, with a TickProbe). Immutable. */
     final NanoClock clock;
+    /** Producers offer (any thread); this thread alone detaches and polls (StripedInbox). Immutable reference. */
     private final StripedInbox inbox = new StripedInbox();
-    /** When this thread sleeps and when producers wake it (see ParkGate). Immutable reference. */
+    /**
+     * When this thread sleeps and when producers and workers wake it (ParkGate). Immutable reference; TickProbe
+     * reads its state and wakeAt for the tests.
+     */
     final ParkGate gate;
+    /** The thread that runs the loop. Immutable. */
     private final Thread thread;
     /** Whether this thread serves one executor only, and ends once that executor has terminated. Immutable. */
     private final boolean dedicated;
     /** A dedicated thread's executor has terminated. Written by any thread (false to true), read by this one. */
     private volatile boolean ownerTerminated;
-    /** The tests' view of this thread (TickProbe), or null. Immutable. */
+    /** The tests' seam into this thread (TickProbe), or null: every production tick thread. Immutable. */
     private final Probe probe;
 
     /** The queues with a wheel: this thread's rooms for them. Tick thread only. */
     final List<QueueWheel> served = new ArrayList<>();
-    /** Urgent commands read and not yet run (see the notes). Tick thread only. */
+    /** Urgent commands read and not yet run (drainInbox). Tick thread only. */
     private final List<Command> urgent = new ArrayList<>();
     /** The scratch in which entries are gathered for a hand-over, outside the ready queue's lock. Tick thread only. */
     private final HandOverBatch handOver = new HandOverBatch();
-    /** Gives this thread's CPU away during long stints (see the notes: Pacing). Tick thread only. */
+    /**
+     * Gives this thread's CPU away during long stints (see the notes: Pacing). Tick thread only (the tests
+     * read its yields on this thread, through TickProbe.sync).
+     */
     final Pacer pacer = new Pacer();
     /** The watches of the executors that asked for one (see the notes: Watching). Tick thread only. */
     private final List<Watch> watched = new ArrayList<>();
@@ -250,7 +265,7 @@ public final class TickThread implements Runnable, WheelOwner {
 
     /**
      * A tick thread of one executor's own, named after {@code owner}'s identity hash, which ends after that
-     * executor has terminated; {@code probe}: the tests' view of it, or null.
+     * executor has terminated; {@code probe}: the tests' seam into it (TickProbe), or null.
      */
     public static TickThread dedicated(Object owner, NanoClock clock, Probe probe) {
         return new TickThread(clock, "timewheel-tick-" + Integer.toHexString(System.identityHashCode(owner)), true,
@@ -315,8 +330,8 @@ public final class TickThread implements Runnable, WheelOwner {
 
     /**
      * Hands a command to the tick thread. An urgent one (someone waits for the answer) always wakes it; any
-     * other (it only frees memory) is read within DRAIN_NANOS, and costs at most one loop per DRAIN_NANOS
-     * however many come (ParkGate: PARKED_LONG, PARKED_LAZY).
+     * other (nobody waits: an Unlink, a StartWatch) is read within DRAIN_NANOS, and costs at most one loop per
+     * DRAIN_NANOS however many come (ParkGate: PARKED_LONG, PARKED_LAZY).
      */
     public void command(Command command) {
         inbox.offer(command);
@@ -398,7 +413,8 @@ public final class TickThread implements Runnable, WheelOwner {
 
     /**
      * Detaches the inbox and files everything detached; then runs the urgent commands read, each after a
-     * detachAll that started after it was read and after everything detached was filed (see the notes).
+     * detachAll that started after it was read and after everything detached was filed, so that it sees
+     * every entry offered before it.
      */
     private void drainInbox() {
         detach();
@@ -426,8 +442,8 @@ public final class TickThread implements Runnable, WheelOwner {
     }
 
     /**
-     * Detaches the inbox and reads (files) everything detached, as the loop does, and passes each task entry
-     * read to {@code read} afterwards (a Snapshot's last step: see the notes).
+     * Detaches the inbox and reads (files) everything detached, as the loop does, then passes each task entry
+     * read to {@code read}: a Snapshot's last step, for the entries offered while it collected (Snapshot).
      */
     void detachAndRead(Consumer<TaskEntry> read) {
         detach();
@@ -444,7 +460,10 @@ public final class TickThread implements Runnable, WheelOwner {
         }
     }
 
-    /** Resets pendingLow, then detaches every stripe (see the notes: in this order). */
+    /**
+     * Resets the pendingLows (the served queues' and the gate's), then detaches every stripe: in this order, so
+     * that an offer the detach misses has lowered a pendingLow after its reset (TaskQueue's and ParkGate's notes).
+     */
     private void detach() {
         long reset = LowBound.resetValue(clock.nanoTime());
         for (int i = 0; i < served.size(); i++) {
@@ -598,13 +617,18 @@ public final class TickThread implements Runnable, WheelOwner {
             this.urgent = urgent;
         }
 
-        /** Runs on the tick thread, after everything offered before it was read (urgent: and filed). */
+        /**
+         * Runs on the tick thread: an urgent command after everything offered before it was read and filed; any
+         * other when it is read (the inbox is unordered: an entry another thread offered before it may still
+         * be unread).
+         */
         protected abstract void run(TickThread tick);
     }
 
     /**
-     * The tests' seam into this thread (TickProbe implements it): told when a loop starts, when it parks and
-     * after each expiry step. Tick thread only, but attach (the constructor's thread).
+     * The tests' seam into this thread (TickProbe implements it; given through the executor builder's
+     * testSeam): told when a loop starts, when it parks and after each expiry step. Tick thread only, but
+     * attach (the constructor's thread, before the thread starts).
      */
     public interface Probe {
         void attach(TickThread tick);
@@ -616,7 +640,10 @@ public final class TickThread implements Runnable, WheelOwner {
         void afterExpiry();
     }
 
-    /** Answers a Snapshot (see the notes: a snapshot sees every entry offered before it). */
+    /**
+     * Answers a Snapshot. Urgent, so it runs after everything offered before it was read and filed; it
+     * collects, then reads the inbox once more for what was offered meanwhile (Snapshot's notes).
+     */
     private static final class SnapshotRequest extends Command {
         private final Snapshot snapshot;
 
@@ -668,7 +695,10 @@ public final class TickThread implements Runnable, WheelOwner {
         }
     }
 
-    /** Files a re-armed periodic entry again, wherever it is now (used when it was not run by a worker). */
+    /**
+     * Files a re-armed periodic entry again, wherever it is now: a periodic task someone ran directly, not
+     * through a worker, which this thread may still hold at its old time (TaskQueue.readd).
+     */
     private static final class Refile extends Command {
         private final QueueWheel room;
         private final QueueEntry entry;
