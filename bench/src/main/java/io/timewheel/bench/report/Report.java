@@ -7,10 +7,6 @@ import io.timewheel.bench.harness.LoadedLatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
 import io.timewheel.bench.peer.Peer;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,12 +14,15 @@ import java.util.Map;
 /** The full run's Markdown report. */
 public final class Report {
 
+    /** How every report begins: the line that tells a results folder from any other. */
+    public static final String TITLE = "# timewheel benchmark results";
+
     private Report() {
     }
 
     public static String markdown(Figures f, String[] argv, String loadBefore, String loadAfter, double minutes, boolean matrix) {
         StringBuilder md = new StringBuilder();
-        md.append("# timewheel benchmark results (Java ").append(Machine.javaFeature()).append(")\n\n");
+        md.append(TITLE).append(" (Java ").append(Machine.javaFeature()).append(")\n\n");
         md.append("Written by `full` (").append(String.format("%.1f", minutes)).append(" min). Every figure comes from this one run,"
                 + " with timewheel and the peers measured side by side on the same machine.\n\n");
         md.append("## Machine\n\n").append(Machine.markdown(argv, loadBefore, loadAfter)).append('\n');
@@ -240,45 +239,8 @@ public final class Report {
                 .append("java -jar bench/target/timewheel-bench.jar quick         # the 3.5-4.5 minute headline table, targets and punctuality verdicts\n")
                 .append("java -jar bench/target/timewheel-bench.jar jmh ScheduleCancelBenchmark -p peer=timewheel,stpe-roc -p pending=1000000 -t 2\n")
                 .append("java -jar bench/target/timewheel-bench.jar jmh ScheduleCancelBenchmark -p peer=timewheel -p pending=1000000 -prof gc\n")
-                .append("```\n\nJMH's own output and JSON for every benchmark: `raw/`.\n");
+                .append("```\n\nJMH's results for every benchmark, as JSON: `raw/*.json`.\n");
         return md.toString();
-    }
-
-    /** The last line of the part of bench/results/README.md that writeIndex writes; what follows is kept. */
-    static final String INDEX_END = "Each report records the machine, the JDK, the load and the exact command.\n";
-
-    /**
-     * bench/results/README.md: links to every run's report, then whatever the file already had after them
-     * (the hand-written index of the other results files), kept as it was.
-     */
-    public static void writeIndex(Path resultsDir) throws IOException {
-        if (resultsDir == null) {
-            return;
-        }
-        List<String> runs = new ArrayList<>();
-        try (DirectoryStream<Path> dir = Files.newDirectoryStream(resultsDir)) {
-            for (Path p : dir) {
-                if (Files.isRegularFile(p.resolve("report.md"))) {
-                    runs.add(p.getFileName().toString());
-                }
-            }
-        }
-        runs.sort(null);
-        StringBuilder md = new StringBuilder("# timewheel benchmark results\n\nOne folder per full run"
-                + " (`java -jar bench/target/timewheel-bench.jar full`), named after the JDK it ran on:\n\n");
-        for (String r : runs) {
-            md.append("- [").append(r).append("](").append(r).append("/report.md)\n");
-        }
-        md.append("\n").append(INDEX_END);
-        Path index = resultsDir.resolve("README.md");
-        if (Files.isRegularFile(index)) {
-            String old = Files.readString(index);
-            int end = old.indexOf(INDEX_END);
-            if (end >= 0) {
-                md.append(old, end + INDEX_END.length(), old.length());
-            }
-        }
-        Files.writeString(index, md.toString());
     }
 
     private static String score(Figures f, Peer p, int pending, int threads) {
