@@ -503,8 +503,8 @@ public final class BurstLatenessHarness {
 
     /** Runs each configuration in turn, printing each one's figures and, for several, a summary table. */
     public static List<Result> run(List<Config> configs, PrintStream out, PrintWriter csv) throws InterruptedException {
-        out.printf("lateness in bursts under load: STPE and timewheel side by side, %d configuration(s); Java %s, %d CPUs%n",
-                configs.size(), Runtime.version(), Runtime.getRuntime().availableProcessors());
+        out.println(Console.wrap("", String.format("lateness in bursts under load: STPE and timewheel side by side, %d"
+                + " configuration(s); Java %s, %d CPUs", configs.size(), Runtime.version(), Runtime.getRuntime().availableProcessors())));
         if (csv != null) {
             csv.println("variant,kind,burst,slot,timers,p50_ns,p99_ns,max_ns,early,missing");
         }
@@ -523,10 +523,11 @@ public final class BurstLatenessHarness {
             }
         }
         if (results.size() > 1) {
-            out.printf("%n%-12s %10s %10s %7s %10s %10s %7s %10s %10s %9s %15s  %s%n", "variant", "stpe p50", "tw p50", "ratio", "stpe p99",
-                    "tw p99", "ratio", "stpe max", "tw max", "early s/t", "paired p50/p99", "goal (us; medians over bursts)");
+            out.printf("%nus; p50, p99: medians over bursts; tw: timewheel; early and paired ratios: stpe / tw%n");
+            out.printf("%-11s %8s %8s %6s %8s %8s %6s %8s %8s %9s %13s  %s%n", "variant", "stpe p50", "tw p50", "ratio", "stpe p99",
+                    "tw p99", "ratio", "stpe max", "tw max", "early", "paired", "goal");
             for (Result r : results) {
-                out.printf("%-12s %10.1f %10.1f %6.2fx %10.1f %10.1f %6.2fx %10.1f %10.1f %4d/%-4d %6.2fx/%6.2fx  %s%n", r.config.name,
+                out.printf("%-11s %8.1f %8.1f %5.2fx %8.1f %8.1f %5.2fx %8.1f %8.1f %4d/%-4d %5.2fx/%5.2fx  %s%n", r.config.name,
                         r.stpe().medianP50Micros(), r.timewheel().medianP50Micros(), r.p50Ratio(), r.stpe().medianP99Micros(),
                         r.timewheel().medianP99Micros(), r.p99Ratio(), r.stpe().maxMicros(), r.timewheel().maxMicros(),
                         r.stpe().early(), r.timewheel().early(), r.pairedP50Ratio(), r.pairedP99Ratio(), r.verdict());
@@ -537,11 +538,12 @@ public final class BurstLatenessHarness {
 
     /** One configuration: both kinds, interleaved slots, warm-up first. */
     public static Result run(Config c, PrintStream out) throws InterruptedException {
-        out.printf("%n[%s] %s%n", c.name, c.describe());
+        out.printf("%n%s%n", Console.wrap("", "[" + c.name + "] " + c.describe()));
         int perSlot = c.burstsPerSlot();
         int slots = (c.bursts + perSlot - 1) / perSlot;
-        out.printf("  %d bursts per kind in %d slot(s), kinds interleaved stpe, timewheel, timewheel, stpe, ...; %d warm-up slot(s)"
-                + " per kind first, not counted; executors reused by every burst%n", c.bursts, slots, c.warmup);
+        out.println(Console.wrap("  ", String.format("%d bursts per kind in %d slot(s), kinds interleaved stpe, timewheel,"
+                + " timewheel, stpe, ...; %d warm-up slot(s) per kind first, not counted; executors reused by every burst",
+                c.bursts, slots, c.warmup)));
         long t0 = System.nanoTime();
         String loadBefore = loadAverage();
         Load load = new Load(c.load);
@@ -576,8 +578,8 @@ public final class BurstLatenessHarness {
             }
             Result result = new Result(c, kinds, (System.nanoTime() - t0) / 1e9);
             print(result, out);
-            out.printf("  load average before -> after (other work on the machine; this run adds %d spinning thread(s)): %s -> %s%n",
-                    c.load, loadBefore, loadAverage());
+            out.println(Console.wrap("  ", String.format("load average before -> after: %s -> %s (other work on the machine;"
+                    + " this run adds %d spinning thread(s))", loadBefore, loadAverage(), c.load)));
             return result;
         } finally {
             load.stop();
@@ -597,24 +599,25 @@ public final class BurstLatenessHarness {
     }
 
     private static void print(Result r, PrintStream out) {
-        out.printf("  %-10s %10s %10s %10s %7s %8s   (us; p50, p99: median over bursts of each burst's; max: of all timers)%n",
-                "kind", "p50 us", "p99 us", "max us", "early", "missing");
+        out.printf("  us; p50, p99: the median over bursts of each burst's; max: of all timers%n");
+        out.printf("  %-10s %10s %10s %10s %7s %8s%n", "kind", "p50 us", "p99 us", "max us", "early", "missing");
         for (Summary s : r.kinds.values()) {
             out.printf("  %-10s %10.1f %10.1f %10.1f %7d %8d%n", s.kind.id(), s.medianP50Micros(), s.medianP99Micros(), s.maxMicros(),
                     s.early(), s.missing());
             if (s.early() > 0) {
-                out.printf("  %-10s %d of %d timers fired early, the earliest %.1f us before its deadline%n", "", s.early(), s.timers(),
-                        s.worstEarlyMicros());
+                out.println(Console.wrap("             ", String.format("%d of %d timers fired early, the earliest %.1f us before"
+                        + " its deadline", s.early(), s.timers(), s.worstEarlyMicros())));
             }
         }
-        out.printf("  timewheel / stpe: p50 %.2fx, p99 %.2fx, max %.2fx -> goal (no worse than STPE, zero early fires): %s  [%.1f s]%n",
-                r.p50Ratio(), r.p99Ratio(), r.timewheel().maxMicros() / r.stpe().maxMicros(), r.verdict(), r.seconds);
+        out.println(Console.wrap("  ", String.format("timewheel / stpe: p50 %.2fx, p99 %.2fx, max %.2fx; goal (p50 and p99 no worse"
+                + " than STPE's, none early): %s  [%.1f s]", r.p50Ratio(), r.p99Ratio(), r.timewheel().maxMicros() / r.stpe().maxMicros(),
+                r.verdict(), r.seconds)));
         out.printf("  paired cross-check (median over slots of timewheel / stpe in the same slot): p50 %.2fx, p99 %.2fx%n",
                 r.pairedP50Ratio(), r.pairedP99Ratio());
         double[] s50 = r.signTest(true), s99 = r.signTest(false);
-        out.printf("  sign test (pairs where timewheel was later): p50 %d of %d (p %.2f), p99 %d of %d (p %.2f) -> %s%n",
-                (int) s50[0], (int) s50[1], s50[2], (int) s99[0], (int) s99[1], s99[2],
-                r.significantlyLater() ? "later beyond this run's noise" : "not later beyond this run's noise");
+        out.println(Console.wrap("  ", String.format("sign test (pairs where timewheel was later): p50 %d of %d (p %.2f), p99 %d of"
+                + " %d (p %.2f) -> %s", (int) s50[0], (int) s50[1], s50[2], (int) s99[0], (int) s99[1], s99[2],
+                r.significantlyLater() ? "later beyond this run's noise" : "not later beyond this run's noise")));
     }
 
     /** Slot {@code s}'s order of the kinds: forward on even slots, backward on odd ones (ABBA). */

@@ -120,8 +120,8 @@ public final class LatenessHarness {
 
     public static Map<Peer, Result> run(List<Peer> peers, int timers, int maxDelayMs, int rounds, PrintStream out)
             throws InterruptedException {
-        out.printf("lateness: %,d timers per round, random delays 1..%d ms, scheduled from one thread; %d interleaved round(s),"
-                + " the round with the median p99 shown%n", timers, maxDelayMs, rounds);
+        out.println(Console.wrap("", String.format("lateness: %,d timers per round, random delays 1..%d ms, scheduled from one"
+                + " thread; %d interleaved round(s), the round with the median p99 shown", timers, maxDelayMs, rounds)));
         // JIT warm-up before any round counts: one round of the measured size and delays per peer, so that every
         // peer's code for those delays has run as often as in a measured round (timers beyond timewheel's near term
         // take its tick thread's path, which shorter delays never reach; STPE has one path for all)
@@ -142,8 +142,8 @@ public final class LatenessHarness {
         } finally {
             restoreHeap(maxHeapFreeRatio);
         }
-        out.printf("%-12s %10s %10s %10s %10s %10s %7s %8s  %s%n", "peer", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms",
-                "early", "missing", "p99 of each round");
+        out.printf("%-12s %8s %8s %8s %8s %8s %7s %7s  %s%n", "peer", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms",
+                "early", "missing", "p99 of each round, ms");
         Map<Peer, Result> results = new LinkedHashMap<>();
         for (Map.Entry<Peer, List<Result>> e : all.entrySet()) {
             Peer peer = e.getKey();
@@ -151,19 +151,21 @@ public final class LatenessHarness {
             results.put(peer, r);
             StringBuilder p99s = new StringBuilder();
             for (double p : r.roundP99s) {
-                p99s.append(p99s.length() == 0 ? "" : " / ").append(String.format("%.3f", p));
+                p99s.append(p99s.length() == 0 ? "" : " ").append(String.format("%.2f", p));
             }
-            out.printf("%-12s %10.3f %10.3f %10.3f %10.3f %10.3f %7d %8d  %s%n", peer.id(), r.percentileMillis(50),
+            out.printf("%-12s %8.3f %8.3f %8.3f %8.3f %8.3f %7d %7d  %s%n", peer.id(), r.percentileMillis(50),
                     r.percentileMillis(90), r.percentileMillis(99), r.percentileMillis(99.9), r.maxMillis(), r.early, r.missing, p99s);
+            String indent = " ".repeat(15);
             if (r.early > 0) {
-                out.printf("%-12s   %d of %d timers fired early, the earliest %.3f ms before its deadline%n", "", r.early, r.timers,
-                        r.worstEarlyNanos / 1e6);
+                out.println(Console.wrap(indent, String.format("%d of %d timers fired early, the earliest %.3f ms before its deadline",
+                        r.early, r.timers, r.worstEarlyNanos / 1e6)));
             }
             if (r.handOver != null) {
-                out.printf("%-12s   why, from its statistics() over that round: hand-over (deadline until a worker could take it)"
-                        + " p50 / p99 <= %s / %s ms, worker wait (then until a worker started it) p50 / p99 <= %s / %s ms%n", "",
-                        upperMillis(r.handOver, 0.5), upperMillis(r.handOver, 0.99), upperMillis(r.workerWait, 0.5),
-                        upperMillis(r.workerWait, 0.99));
+                out.printf("%swhy, from its statistics() over that round:%n", indent);
+                out.printf("%s  hand-over (deadline until a worker could take it) p50 / p99 <= %s / %s ms%n", indent,
+                        upperMillis(r.handOver, 0.5), upperMillis(r.handOver, 0.99));
+                out.printf("%s  worker wait (then until a worker started it) p50 / p99 <= %s / %s ms%n", indent,
+                        upperMillis(r.workerWait, 0.5), upperMillis(r.workerWait, 0.99));
             }
         }
         return results;

@@ -142,8 +142,8 @@ public final class PunctualityHarness {
     /** Cold: a fresh JVM per launch, peers alternating; returns every launch's round per peer. */
     public static Map<Peer, List<Round>> cold(List<Peer> peers, int launches, int timers, int maxDelayMs, PrintStream out)
             throws Exception {
-        out.printf("punctuality, cold: a fresh JVM per launch, one round of %,d timers (delays 1..%d ms, one producer,"
-                + " one worker), %d launches per peer, alternating%n", timers, maxDelayMs, launches);
+        out.println(Console.wrap("", String.format("punctuality, cold: a fresh JVM per launch, one round of %,d timers (delays"
+                + " 1..%d ms, one producer, one worker), %d launches per peer, alternating", timers, maxDelayMs, launches)));
         String java = ProcessHandle.current().info().command().orElse("java");
         Map<Peer, List<Round>> rounds = new LinkedHashMap<>();
         for (int launch = 0; launch < launches; launch++) {
@@ -178,9 +178,9 @@ public final class PunctualityHarness {
     /** Warm: rounds interleaved in this JVM; the first round of each peer is reported but not counted. */
     public static Map<Peer, List<Round>> warm(List<Peer> peers, int rounds, int timers, int maxDelayMs, PrintStream out)
             throws Exception {
-        out.printf("punctuality, warm: one JVM, %d interleaved rounds of %,d timers per peer (delays 1..%d ms, one"
-                + " producer, one worker, a fresh instance each); the first round is cold: shown, not counted%n",
-                rounds, timers, maxDelayMs);
+        out.println(Console.wrap("", String.format("punctuality, warm: one JVM, %d interleaved rounds of %,d timers per peer"
+                + " (delays 1..%d ms, one producer, one worker, a fresh instance each); the first round is cold: shown, not"
+                + " counted", rounds, timers, maxDelayMs)));
         Map<Peer, List<Round>> all = new LinkedHashMap<>();
         String maxHeapFreeRatio = LatenessHarness.keepHeap();
         try {
@@ -226,8 +226,8 @@ public final class PunctualityHarness {
             out.printf("%-10s %8d %14.3f %14.3f %14.3f %6d %8d %12.2f%n", e.getKey().id(), s.rounds(), s.medianP50(), s.medianP99(),
                     s.worstMax(), s.early(), s.missing(), s.medianCreate());
         }
-        out.println("new ms: how long the peer's executor took to construct (no goal; in a cold launch, what a fresh"
-                + " JVM pays before its first timer can be scheduled); gc: garbage collections that fell in the round");
+        out.println(Console.wrap("", "new ms: how long the peer's executor took to construct (no goal; in a cold launch, what a"
+                + " fresh JVM pays before its first timer can be scheduled); gc: garbage collections that fell in the round"));
     }
 
     /** The median (the mean of the middle two for an even count); NaN without values. */

@@ -43,7 +43,7 @@ public final class Report {
         }
         md.append("\nEvery implementation runs due tasks on one thread (a pool of one, or the timer's own worker).\n\n");
 
-        md.append("## Headline\n\n").append(Headline.table(f).markdown()).append('\n').append(Headline.RATIO_NOTE).append("\n\n");
+        md.append("## Headline\n\n").append(Headline.table(f).markdown()).append('\n').append(Headline.note(f)).append("\n\n");
         md.append("## Targets\n\n").append(Targets.table(f).markdown()).append('\n').append(Targets.summary(f))
                 .append(". A target whose figure is missing (a failed JMH fork, a peer not run, a harness that saw nothing) reads"
                         + " \"not measured\", and is not counted as met.\n\n");
@@ -156,7 +156,7 @@ public final class Report {
 
         if (!f.bursts.isEmpty()) {
             BurstLatenessHarness.Config d = f.bursts.get(0).config;
-            md.append("## Lateness in bursts under load (issue 12)\n\n`lateness-burst --matrix`: bursts of one-shot timers due a"
+            md.append("## Lateness in bursts under load\n\n`lateness-burst --matrix`: bursts of one-shot timers due a"
                     + " fixed delay ± a jitter after they are scheduled, arriving within a fraction of a millisecond, each callback"
                     + " busy-spinning a few microseconds, while other threads keep CPUs busy; the same bursts on the JDK's STPE and"
                     + " on timewheel, in interleaved slots (stpe, timewheel, timewheel, stpe, ...) after warm-up slots not counted,"
@@ -166,7 +166,8 @@ public final class Report {
                             + " %d us callbacks, %d worker(s), %d executor(s), %d load thread(s), a burst every %d ms.", d.bursts, d.timers,
                             d.deadlineMs, Bursts.us(d.jitterMs), d.arrivalUs, d.workUs, d.workers, d.executors, d.load, d.gapMs))
                     .append(" Each other row changes one thing.\n\n");
-            md.append(Bursts.table(f.bursts).markdown()).append('\n').append(Bursts.NOTE).append("\n\n");
+            md.append(Bursts.table(f.bursts).markdown()).append('\n').append(Bursts.checks(f.bursts).markdown()).append('\n')
+                    .append(Bursts.NOTE).append("\n\n");
             for (BurstLatenessHarness.Result r : f.bursts) {
                 md.append("- ").append(r.config.name).append(": ").append(r.config.describe())
                         .append(String.format(" (%.0f s)", r.seconds)).append('\n');
@@ -174,16 +175,12 @@ public final class Report {
             md.append("\nPer-burst p50, p99, max, early fires: `raw/lateness-burst.csv`.\n\n");
         }
 
-        md.append("## Punctuality against STPE (issue 24)\n\n`punctuality cold`, `punctuality warm` and runs of"
-                + " `lateness-burst`'s default row and of the variant rows the issue names, each of its own (per-burst figures:"
+        md.append("## Punctuality against STPE\n\n`punctuality cold`, `punctuality warm` and runs of"
+                + " `lateness-burst`'s default row and of three variant rows, each of its own (per-burst figures:"
                 + " `raw/punctuality-bursts.csv`), timewheel and STPE side by side: a cold JVM's first round, warm rounds, and the"
                 + " tail of bursts under load.\n\n");
         md.append(Punctuality.table(f).markdown()).append('\n').append(Punctuality.note(f)).append("\n\n");
-        Table goals = new Table("goal", "measured", "verdict");
-        for (Target t : Punctuality.targets(f)) {
-            goals.row(t.goal, t.measured, t.verdictText());
-        }
-        md.append(goals.markdown()).append('\n');
+        md.append(Targets.table(Punctuality.targets(f), List.of()).markdown()).append('\n');
 
         md.append("## Memory per pending timer\n\n`memory`: JOL `GraphLayout.parseInstance(root).totalSize()` with 1M timers"
                 + " pending minus the same with none, all timers running one shared Runnable (the user's task is not counted;"
@@ -199,7 +196,7 @@ public final class Report {
         if (f.peers.contains(Peer.FJP)) {
             md.append("Java 25's ForkJoinPool keeps its delayed tasks in a heap held by a local variable of its delay-scheduler"
                     + " thread's loop, which no object field reaches: JOL cannot see them, and the headline uses the heap figure"
-                    + " for it (marked \"heap\").\n\n");
+                    + " for it (marked " + Headline.HEAP_MARK + ").\n\n");
         }
 
         md.append("## Idle cost\n\n`idle`: each implementation in a fresh JVM, its threads found by diffing before/after, one task run"

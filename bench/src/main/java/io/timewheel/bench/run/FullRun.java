@@ -3,7 +3,6 @@ package io.timewheel.bench.run;
 import io.timewheel.bench.report.Charts;
 import io.timewheel.bench.report.Figures;
 import io.timewheel.bench.report.Headline;
-import io.timewheel.bench.report.JmhRow;
 import io.timewheel.bench.report.Machine;
 import io.timewheel.bench.report.Punctuality;
 import io.timewheel.bench.report.Report;
@@ -11,6 +10,7 @@ import io.timewheel.bench.report.Targets;
 
 import io.timewheel.bench.harness.AgentHarness;
 import io.timewheel.bench.harness.Args;
+import io.timewheel.bench.harness.Console;
 import io.timewheel.bench.harness.BurstLatenessHarness;
 import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
@@ -145,7 +145,7 @@ public final class FullRun {
         ResultsFolder folder = new ResultsFolder(dir);
         List<String> cleared = folder.clear();
         String loadBefore = Machine.loadAverage();
-        out.printf("timewheel full run -> %s (%s, load %s)%n", dir, Machine.jdk(), loadBefore);
+        out.println(Console.wrap("", String.format("timewheel full run -> %s (%s, load %s)", dir, Machine.jdk(), loadBefore)));
         if (!cleared.isEmpty()) {
             out.printf("  deleted the %d files of the last full run there%n", cleared.size());
         }
@@ -217,7 +217,7 @@ public final class FullRun {
             f.burstTail = ran.get(0);
             f.burstTailVariants = new ArrayList<>(ran.subList(1, ran.size()));
         }
-        out.printf("%n%s%s%n", Punctuality.table(f).text(), Punctuality.note(f));
+        out.printf("%n%s%s%n", Punctuality.table(f).text(), Console.wrap("", Punctuality.note(f)));
         step(out, "memory");
         f.memory = MemoryHarness.run(peers, z.memoryTimers, out);
         step(out, "idle");
@@ -233,7 +233,7 @@ public final class FullRun {
         charts(f, dir);
         String report = Report.markdown(f, argv, loadBefore, loadAfter, minutes, matrix);
         Files.writeString(dir.resolve("report.md"), report);
-        out.printf("%n== headline ==%n%s%s%n== targets ==%n%s%s%n", Headline.table(f).text(), Headline.RATIO_NOTE + "\n",
+        out.printf("%n== headline ==%n%s%s%n== targets ==%n%s%s%n", Headline.table(f).text(), Console.wrap("", Headline.note(f)) + "\n",
                 Targets.table(f).text(), Targets.summary(f));
         out.printf("%nwrote %s (%.1f min)%n", dir.resolve("report.md"), minutes);
         notOurs(folder, out);
@@ -243,7 +243,7 @@ public final class FullRun {
     private static void notOurs(ResultsFolder folder, PrintStream out) throws IOException {
         List<String> foreign = folder.foreign();
         if (!foreign.isEmpty()) {
-            out.printf("  not written by full, left as they are: %s%n", String.join(", ", foreign));
+            out.println(Console.wrap("  ", "not written by full, left as they are: " + String.join(", ", foreign)));
         }
     }
 
