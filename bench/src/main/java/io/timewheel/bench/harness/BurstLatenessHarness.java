@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Lateness of bursts of deadlines under CPU load (issue 12): bursts of {@code timers} one-shot timers, each
+ * Lateness of bursts of deadlines under CPU load: bursts of {@code timers} one-shot timers, each
  * due {@code deadline} ± {@code jitter} (uniform) after it is scheduled, scheduled from one thread over
  * {@code arrival} microseconds (spread evenly, the way requests with a deadline arrive), each callback
  * busy-spinning {@code work} microseconds, while {@code load} other threads keep CPUs busy. The same bursts
@@ -34,7 +34,7 @@ import java.util.concurrent.locks.LockSupport;
  * lateness is overstated by at most one schedule call. Per burst: p50, p99 (nearest rank) and max of its
  * timers, its early fires and the timers that never ran (within 30 s after the burst's last deadline). Per
  * executor kind: the median over bursts of the per-burst p50 and of the per-burst p99, the max over all
- * bursts, the early fires and misses summed. The goal (issue 12): timewheel's median p50 and p99 no worse
+ * bursts, the early fires and misses summed. The goal: timewheel's median p50 and p99 no worse
  * than STPE's (ratio timewheel / STPE at most 1), and zero early fires.
  *
  * <p>How the kinds share the machine: each kind gets {@code executors} executors of {@code workers} core
@@ -136,7 +136,7 @@ public final class BurstLatenessHarness {
             this.control = control;
         }
 
-        /** The issue's reduced case: 500 timers due 50 ± 2.5 ms over 0.6 ms, 5 us callbacks, 1 worker, 1 load thread. */
+        /** The default row: 500 timers due 50 ± 2.5 ms over 0.6 ms, 5 us callbacks, 1 worker, 1 load thread. */
         public static Config defaults() {
             return new Config("default", 1, 1, 5, 30, 500, 50, 2.5, 100, 1, 600, 20, 0, 12);
         }
@@ -433,7 +433,7 @@ public final class BurstLatenessHarness {
             return Math.min(1, p);
         }
 
-        /** The issue's goal: timewheel's median p50 and p99 no worse than STPE's, no early fire, no timer lost. */
+        /** The goal: timewheel's median p50 and p99 no worse than STPE's, no early fire, no timer lost. */
         public boolean goalMet() {
             return p50Ratio() <= 1 && p99Ratio() <= 1 && timewheel().early() == 0 && timewheel().missing() == 0;
         }

@@ -21,21 +21,19 @@ import java.util.concurrent.TimeUnit;
  * warm-up of every implementation first (one round of the measured size and delays), then per round and
  * implementation a fresh instance, a warm-up round on it (a fifth of the timers, the same delays), then
  * {@code timers} timers with random whole-millisecond delays 1..{@code maxDelayMs}, scheduled back to back
- * from one thread. Until 2026-11-26 the warm-ups used delays of at most 50 ms, which never reach timewheel's
- * tick thread (its near term is 134 ms): its hand-over code compiled during the measured rounds. The cold
- * cost of that path is what {@code punctuality cold --max-delay-ms 500} shows. Each task records {@code System.nanoTime()} when it starts.
+ * from one thread. The warm-ups use the measured delays, so that the code of every path a measured timer takes
+ * (beyond timewheel's near term, its tick thread's hand-over) has run as often before the measured rounds as in
+ * one; warm-ups of short delays alone would leave that path to compile during them. The cold cost of that path is
+ * what {@code punctuality cold --max-delay-ms 500} shows. Each task records {@code System.nanoTime()} when it
+ * starts.
  *
  * <p>Heap: before each measured round the harness calls {@code System.gc()}, so that no peer's round collects
- * another's garbage. G1 then shrinks the heap to its minimum, and until 2026-11-26 every round ran with an eden
- * of a few MB: several young pauses of 3-25 ms fell in each round's due window, whichever peer it measured
- * (-Xlog:gc), and set the p99s (the committed runs' lateness row before that date: 6.40 ms for timewheel, 1.11
- * for STPE on JDK 25, the other way round in a run of the two alone). The harness now keeps the heap at the size
- * it has for the measured rounds (MaxHeapFreeRatio=100, a manageable flag, put back after): no young pause
- * falls in a round of 100k timers on the default heap, as with -Xms2g. It is kept from the warm-ups on: until
- * 2026-11-27 (session 44) it was kept only from the first measured round, by when the warm-ups' System.gc()
- * calls had shrunk it back to its minimum, so the first measured round, always timewheel's, grew it again in a
- * young pause (~11 ms on JDK 17: -Xlog:gc), and timewheel's first round's p99 was 3.6-10 ms in five of the ten
- * full runs of session 42 to 44 (STPE's at most 2.1).
+ * another's garbage. G1 would then shrink the heap to its minimum, and every round would run with an eden of a few
+ * MB, its young pauses (3-25 ms, whichever peer a round measures; -Xlog:gc shows them) setting the p99s. So the
+ * harness keeps the heap at the size it has (MaxHeapFreeRatio=100, a manageable flag, put back after), from the
+ * warm-ups on: kept only from the first measured round, the heap would be back at its minimum there, and that
+ * round, always the first peer's, would grow it again in a young pause. On the default heap no young pause then
+ * falls in a round of 100k timers, as with -Xms2g.
  *
  * <p>The deadline of a timer is read as {@code nanoTime()} just before the schedule call plus the delay:
  * the implementation's own deadline is at or after it, so "early" (start before that) is early for
@@ -44,7 +42,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Rounds: on a shared machine a burst of other work makes one round's tail meaningless, so the peers are
  * measured in {@code rounds} interleaved rounds (each on a fresh instance) and each peer's result is its
  * round with the median p99; early fires are summed over all rounds. For timewheel the table is followed by why
- * its median round was late: the two parts of lateness from its own {@code statistics()} (issue 25) over that
+ * its median round was late: the two parts of lateness from its own {@code statistics()} over that
  * round, hand-over (the tick thread) and worker wait (the workers and the CPU).
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar lateness [--timers 100000] [--max-delay-ms 500] [--rounds 3] [--peers all]}

@@ -28,10 +28,10 @@ import java.util.Map;
  * Per peer: every round's p99 and max, the median of the per-round p99s and the worst round's max, over the
  * rounds after the first (the first is a cold round: reported, not counted). Before each round the harness
  * calls {@code System.gc()}, with the heap kept at its size (LatenessHarness.keepHeap), as {@code lateness}
- * does: so that no round collects the garbage of the rounds before it, its own peer's or the other's. Until
- * 2026-11-27 it did not, and a young pause of 3-9 ms fell in a few rounds of each run, whichever peer's round
- * was running when the eden filled (the harness allocates ~1 MB per round, an executor 2-3 MB); the worst
- * round's max of either peer was that pause (bench/results/jdk17/punctuality-full-s38.txt).</li>
+ * does: so that no round collects the garbage of the rounds before it, its own peer's or the other's (the
+ * harness allocates ~1 MB per round, an executor 2-3 MB). Without it a young pause of a few ms falls in some
+ * rounds of each run, whichever peer's round is running when the eden fills, and the worst round's max of either
+ * peer is that pause.</li>
  * </ul>
  * Early fires and missing timers are counted in every round; a round with either is reported as such. Each
  * round also counts the collections that fell in it, from the executor's construction to the round's end (the
@@ -85,7 +85,7 @@ public final class PunctualityHarness {
     }
 
     /**
-     * One peer's rounds reduced to the figures the goals compare (issue 24): the median over rounds of each round's
+     * One peer's rounds reduced to the figures the punctuality goals compare: the median over rounds of each round's
      * p50 and p99 and the worst round's max (ms; NaN without a round), early fires and missing timers summed; and
      * the median time to construct the executor (no goal; NaN if not measured).
      */

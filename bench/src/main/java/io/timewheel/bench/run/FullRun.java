@@ -40,7 +40,7 @@ import java.util.Map;
  * folder unless {@code --out} says otherwise (to check it, not to quote).
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar full [--out DIR] [--matrix] [--peers all] [--tiny]}
- * (DIR defaults to {@code bench/results/jdkNN}, NN the running JDK's feature release).
+ * (DIR defaults to this JDK's committed results folder, {@code jdkNN} for its feature release NN: {@link #DEFAULT_OUT}).
  */
 public final class FullRun {
 
@@ -51,7 +51,7 @@ public final class FullRun {
         int headlineIterations = 5; // schedule+cancel on 1 thread: the headline, worth two more seconds each
         int singleShotWarmups = 3, singleShotIterations = 5;
         int expiryTimers = 1_000_000, expiryWindowMs = 1000, expiryWarmups = 1, expiryIterations = 3;
-        int latenessTimers = 100_000, latenessRounds = 5; // the measure: the median of 5 interleaved round p99s
+        int latenessTimers = 100_000, latenessRounds = 5; // the target's measure: the median of 5 interleaved round p99s
         int loadedMillis = 3_000;
         /** lateness-burst: the default row; the full run runs its matrix. */
         BurstLatenessHarness.Config burst = BurstLatenessHarness.Config.defaults();

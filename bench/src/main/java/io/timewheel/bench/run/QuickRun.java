@@ -103,7 +103,7 @@ public final class QuickRun {
         }
 
         out.printf("%n[4/9] ");
-        f.latenessRounds = 5; // the measure: the median of 5 interleaved round p99s
+        f.latenessRounds = 5; // the target's measure: the median of 5 interleaved round p99s
         f.lateness = LatenessHarness.run(peers, 100_000, 500, f.latenessRounds, out);
 
         out.printf("%n[5/9] ");
