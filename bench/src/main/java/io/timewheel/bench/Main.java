@@ -39,7 +39,7 @@ public final class Main {
             "           [--deadline-ms 50] [--jitter-ms 2.5] [--gap-ms 100] [--load 1] [--arrival-us 600] [--warmup 20]",
             "           [--train N] [--seed 12] [--csv FILE]   bursts of deadlines under CPU load, STPE vs timewheel",
             "  memory   [--timers 1000000] [--peers a,b]",
-            "  idle     [--seconds 10] [--timers 1000000] [--peers a,b] [--parallel]",
+            "  idle     [--seconds 10] [--timers 1000000] [--peers a,b] [--sequential]",
             "  threads  [--peers a,b]",
             "  agent    [--runs 10] [--agent PATH]",
             "  stripes  [--gap 16] [--rounds 6] [--millis 2000]",

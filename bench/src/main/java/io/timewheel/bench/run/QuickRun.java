@@ -102,26 +102,26 @@ public final class QuickRun {
             }
         }
 
-        out.printf("%n[4/9] ");
+        out.printf("%n[4/9] lateness%n");
         f.latenessRounds = 5; // the target's measure: the median of 5 interleaved round p99s
         f.lateness = LatenessHarness.run(peers, 100_000, 500, f.latenessRounds, out);
 
-        out.printf("%n[5/9] ");
+        out.printf("%n[5/9] memory%n");
         f.memory = MemoryHarness.run(peers, 100_000, out);
 
-        out.printf("%n[6/9] ");
+        out.printf("%n[6/9] idle%n");
         f.idleTimers = 1_000_000;
         f.idle = IdleHarness.run(peers, List.of(f.idleTimers), 5_000, true, out);
 
-        out.printf("%n[7/9] ");
+        out.printf("%n[7/9] threads%n");
         f.threads = ThreadsHarness.run(peers, out);
 
-        out.printf("%n[8/9] ");
+        out.printf("%n[8/9] lateness in bursts under load, the default row%n");
         // the default row with the bursts the tail goal asks for: its medians are the bursts' goal, its p99s the tail's
         f.bursts = BurstLatenessHarness.run(List.of(BurstLatenessHarness.Config.defaults().bursts(Punctuality.TAIL_BURSTS)), out, null);
         f.burstTail = f.bursts.get(0);
 
-        out.printf("%n[9/9] ");
+        out.printf("%n[9/9] punctuality against STPE: cold launches, then warm rounds%n");
         List<Peer> pair = List.of(Peer.TIMEWHEEL, Peer.STPE);
         f.coldLaunches = PunctualityHarness.cold(pair, Punctuality.COLD_LAUNCHES, f.punctualityTimers, f.punctualityMaxDelayMs, out);
         out.println();
