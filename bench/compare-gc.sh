@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One benchmark under G1 (the default) and under ParallelGC, side by side in one run: interleaved rounds,
-# each peer and collector in its own JMH fork, then the median per (peer, collector) and Parallel/G1. Issue
-# 26 asks whether G1's post-write barrier costs the producer path a fence (a young task stored into the
+# each peer and collector in its own JMH fork, then the median per (peer, collector) and Parallel/G1. It
+# answers whether G1's post-write barrier costs the producer path a fence (a young task stored into the
 # inbox's old stripe array); a peer that stores no young object into an old one should not move. Parallel
 # runs with -XX:+UseCondCardMark: without it every reference store into an old object writes its card byte,
 # and two producers whose inbox stripes share a 512-byte card contend for that line (a cost G1's filtered

@@ -1,36 +1,37 @@
 #!/usr/bin/env bash
-# What one piece of the executor costs, measured by taking it out: applies a probe patch from bench/probes/
-# to a worktree of HEAD, builds its bench jar and HEAD's, and runs bench/compare-jars.sh on the two
-# (old = HEAD, new = HEAD + probe). A probed build is NOT correct (each patch says what it breaks): it
-# answers "what would this guarantee or this atomic cost", it is never shipped.
+# Runs one probe of bench/probes/ in a fresh JVM, against the executor's classes as built in this tree.
 #
-#   bench/probe.sh bench/probes/no-sequencer.patch [ROUNDS]     (default 4 rounds, ~1.5 min per round)
+#   bench/probe.sh NAME [ARGS...]                  e.g. bench/probe.sh TickWakeups 1000 1000 8
 #
-# Benchmarks: ScheduleCancelBenchmark (timewheel, 1M pending) with 1, 2 and 4 producer threads, in Mops/s.
-# JAVA picks the JVM that runs the benchmarks; CASES overrides the list, as for compare-jars.sh.
+# A probe is one Java file that answers one question about the executor or the wheel; its header says which,
+# what it prints and how to run it, and bench/README.md lists them. It is compiled with javac into
+# bench/target/probes/NAME and run with java, not with the source launcher: that one compiles inside the JVM it
+# runs in, which warms up the JVM a cold-path probe measures cold, and loads the probe apart from the
+# executor's classes, which keeps a probe in io.timewheel.wheel from the wheel's package-private ones.
+#
+# Build the executor first: ./mvnw -B -q -pl executor -am package -DskipTests
+# JAVA picks the JVM (default: java; the javac beside it compiles); JAVA_OPTS adds JVM options, e.g.
+# JAVA_OPTS="-Xms1g -Xmx4g" or JAVA_OPTS=-XX:+UseParallelGC.
 set -euo pipefail
-patch=$(realpath "${1:?usage: probe.sh PATCH [ROUNDS]}")
-rounds=${2:-4}
+name=${1:?usage: probe.sh NAME [ARGS...]  (NAME: a file of bench/probes/ without .java)}
+shift
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(git -C "$here" rev-parse --show-toplevel)
-work=$(mktemp -d)
-cleanup() {
-  git -C "$repo" worktree remove --force "$work/base" 2>/dev/null || true
-  git -C "$repo" worktree remove --force "$work/probe" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-for which in base probe; do
-  git -C "$repo" worktree add --detach -q "$work/$which" HEAD
-  if [ "$which" = probe ]; then git -C "$work/probe" apply "$patch"; fi
-  (cd "$work/$which" && ./mvnw -B -q -pl bench -am package -DskipTests) >"$work/$which.build.log" 2>&1 \
-    || { echo "build of $which failed:"; tail -30 "$work/$which.build.log"; exit 1; }
-done
-
-echo "probe: $(basename "$patch") on $(git -C "$repo" rev-parse --short HEAD)"
-default_cases='schedule+cancel 1M pending, 1 thread|ScheduleCancelBenchmark -p peer=timewheel -p pending=1000000 -t 1 -f 1 -wi 2 -w 1s -i 3 -r 1s
-schedule+cancel 1M pending, 2 threads|ScheduleCancelBenchmark -p peer=timewheel -p pending=1000000 -t 2 -f 1 -wi 2 -w 1s -i 3 -r 1s
-schedule+cancel 1M pending, 4 threads|ScheduleCancelBenchmark -p peer=timewheel -p pending=1000000 -t 4 -f 1 -wi 2 -w 1s -i 3 -r 1s'
-CASES=${CASES:-$default_cases} "$here/compare-jars.sh" \
-  "$work/base/bench/target/timewheel-bench.jar" "$work/probe/bench/target/timewheel-bench.jar" "$rounds"
+src="$here/probes/$name.java"
+if [ ! -f "$src" ]; then
+  echo "no probe $name; the probes: $(cd "$here/probes" && ls -- *.java | sed 's/\.java$//' | tr '\n' ' ')" >&2
+  exit 2
+fi
+classes="$(cd "$here/.." && pwd)/executor/target/classes"
+if [ ! -d "$classes/io" ]; then
+  echo "the executor is not built: ./mvnw -B -q -pl executor -am package -DskipTests" >&2
+  exit 2
+fi
+java=${JAVA:-java}
+javac="$(dirname "$(readlink -f "$(command -v "$java")")")/javac"
+out="$here/target/probes/$name"
+rm -rf "$out"
+mkdir -p "$out"
+"$javac" -nowarn -d "$out" -cp "$classes" "$src"
+package=$(sed -n 's/^package \([A-Za-z0-9_.]*\);.*/\1./p' "$src" | head -1)
+# shellcheck disable=SC2086
+exec "$java" ${JAVA_OPTS:-} -cp "$classes:$out" "$package$name" "$@"

@@ -1,19 +1,18 @@
 /*
- * Probe (not built with the project): where a fresh JVM's first round spends CPU, timewheel ("tw") or STPE
- * ("stpe"): 20,000 timers of 1-100 ms scheduled back to back from the main thread (all within the near term),
- * one worker. Prints the CPU time of the main thread while it constructs the executor and while it schedules
- * (the flood), the worker's CPU time for the round, the JIT's compilation time (CompilationMXBean) and the CPU
- * of every thread of the JVM, then the round's p50 and p99 lateness, and by deadline (10 ms buckets from the
- * first schedule) how many timers were late by over 1 ms and the worst, in ms. CPU times are far steadier than lateness on a
- * shared machine: on 2 CPUs, whatever the JIT and the producer take is what the worker waits for. One launch
- * per JVM, alternating builds and kinds:
+ * Probe: where a fresh JVM's first round spends CPU, on timewheel ("tw") or on the JDK's STPE ("stpe"): 20,000
+ * timers of 1-100 ms scheduled back to back from the main thread (all within the near term), one worker.
+ * Prints the main thread's CPU time while it constructs the executor and while it schedules (the flood), the
+ * worker's CPU time for the round, the JIT's compilation time (CompilationMXBean) and the CPU of every thread of
+ * the JVM; then the round's p50 and p99 lateness, and, by deadline in 10 ms buckets from the first schedule,
+ * how many timers were late by over 1 ms and the worst of them (ms). One round per JVM; alternate the kinds:
  *
- *   javac -cp executor/target/timewheel-executor-0.1.0-SNAPSHOT.jar -d /tmp/cc bench/probes/ColdCpu.java
- *   for i in 1 2 3 4 5 6 7 8; do for k in tw stpe; do java -cp executor/target/timewheel-executor-0.1.0-SNAPSHOT.jar:/tmp/cc ColdCpu $k; done; done
+ *   for i in 1 2 3 4 5 6 7 8; do for k in tw stpe; do bench/probe.sh ColdCpu $k; done; done
  *
- * Add -XX:+UnlockDiagnosticVMOptions -XX:+LogCompilation to see which compilations take the JIT's time (on
- * 2026-11-26: C2 spent 56 ms on WheelScheduledExecutorService.delayedExecute, the whole schedule path inlined,
- * against 22 ms for STPE's). What it showed: bench/results/jdk17/cold-path-compare.txt, section 6.
+ * Reach for it when a change touches the code a fresh JVM runs first (the schedule, hand-over and run paths,
+ * the atomics they go through): CPU times are far steadier than lateness on a shared machine, and on 2 CPUs
+ * what the JIT and the producer take is what the worker waits for. Compare two builds with their launches
+ * alternating; `punctuality cold` gives the lateness that results. JAVA_OPTS="-XX:+UnlockDiagnosticVMOptions
+ * -XX:+LogCompilation" shows which compilations take the JIT's time.
  */
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;

@@ -1,15 +1,15 @@
 /*
- * Probe (not built with the project): a fresh JVM's first executor, timewheel ("tw"), timewheel with
- * virtual-thread dispatch ("twvt", Java 21+) or STPE ("stpe"): how long
- * its construction takes, then one 1 ms timer scheduled and waited for. Run it once per JVM, alternating kinds:
+ * Probe: a fresh JVM's first executor: how long its construction takes, then one 1 ms timer scheduled and
+ * waited for; timewheel ("tw"), timewheel running each task on a virtual thread ("twvt", Java 21+) or the
+ * JDK's STPE ("stpe"). One executor per JVM; alternate the kinds:
  *
- *   ./mvnw -B -q -o -pl executor package -DskipTests
- *   javac -cp executor/target/timewheel-executor-0.1.0-SNAPSHOT.jar -d /tmp/ft bench/probes/FirstTimer.java
- *   for i in 1 2 3 4; do for k in tw stpe; do java -cp executor/target/timewheel-executor-0.1.0-SNAPSHOT.jar:/tmp/ft FirstTimer $k; done; done
+ *   for i in 1 2 3 4; do for k in tw twvt stpe; do bench/probe.sh FirstTimer $k; done; done
  *
- * Add -Xlog:class+load (what is loaded, and when) or -Djava.lang.invoke.MethodHandle.TRACE_METHOD_LINKAGE=true
- * (which invokedynamic call sites are linked) to see where the time goes. What it showed: bench/results/jdk17/
- * cold-path-compare.txt, section 5 (tck's fork.ColdStartTest keeps the fix).
+ * Reach for it when a change moves one-time work (class loading, the first lambda or VarHandle linkage, the
+ * tick thread's start, a virtual thread's carrier pool) between the constructor and the first due run: the
+ * constructor may take longer than STPE's, the first timer should not be later. JAVA_OPTS=-Xlog:class+load
+ * shows what is loaded when; JAVA_OPTS=-Djava.lang.invoke.MethodHandle.TRACE_METHOD_LINKAGE=true which call
+ * sites are linked. tck's fork.ColdStartTest holds the first timer's bound.
  */
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;

@@ -1,27 +1,25 @@
 /*
- * Probe (not built with the project): why schedule+cancel with 2 producer threads is bimodal per JMH fork
- * (~13 or ~21 Mops/s, both old and new jars). Prints the operations per second, second by second, so a switch
- * between the two modes shows inside one JVM, and the CPU time of the tick thread over the measured seconds.
+ * Probe: why schedule+cancel with two producer threads runs in one of two modes, changing from one JMH fork to
+ * the next (ScheduleCancelBenchmark -t 2 is bimodal). Prints the operations per second, second by second, so
+ * that a switch between the modes shows inside one JVM, and the tick thread's CPU time over those seconds.
  *
- *   "tw" N:      N threads schedule a 30 s timer and cancel it at once, on a WheelScheduledExecutorService
- *                holding 1M far timers (1-2 h), as ScheduleCancelBenchmark (timewheel, 1M pending) does; with
- *                a third argument "collide", the first two producers get thread ids equal mod 16, so they
- *                share an inbox stripe and a queued-count cell (which both pick by thread id); the output
- *                gives every producer's id mod 16;
- *   "alloc" N:   the control: N threads each allocate small objects into a private ring and share nothing,
- *                with 1M old objects on the heap (no timewheel code at all);
- *   "rtt":       what a cache line shared by two threads costs: two threads pass one volatile counter back and
- *                forth (each waits for its parity, then increments); prints the round trip in ns per second.
+ *   tw N [collide]  N threads schedule a 30 s timer and cancel it at once, on a WheelScheduledExecutorService
+ *                   holding 1M far timers (1-2 h), as ScheduleCancelBenchmark (timewheel, 1M pending) does; with
+ *                   "collide" the first two producers get thread ids equal mod 16, so they share an inbox stripe
+ *                   and a queued-count cell (both picked by thread id); each producer's id mod 16 is printed
+ *   alloc N         the control: N threads each allocate small objects into a private ring and share nothing,
+ *                   with 1M old objects on the heap (no timewheel code at all)
+ *   rtt             what a cache line shared by two threads costs on this host: two threads pass one volatile
+ *                   counter back and forth; prints the round trip in ns, second by second
  *
- *   ./mvnw -B -q -o -pl executor package -DskipTests
- *   javac -cp executor/target/timewheel-executor-0.1.0-SNAPSHOT.jar -d /tmp/pm bench/probes/ProducerModes.java
- *   for i in 1 2 3 4 5 6; do java -Xms1g -Xmx4g -cp executor/target/timewheel-executor-0.1.0-SNAPSHOT.jar:/tmp/pm ProducerModes tw 2; done
- *   for i in 1 2 3; do java -Xms1g -Xmx4g -cp /tmp/pm ProducerModes alloc 2; done
- *   for i in 1 2 3 4 5 6; do java -cp /tmp/pm ProducerModes rtt; done
+ *   for i in 1 2 3 4 5 6; do JAVA_OPTS="-Xms1g -Xmx4g" bench/probe.sh ProducerModes tw 2; done
+ *   for i in 1 2 3; do JAVA_OPTS="-Xms1g -Xmx4g" bench/probe.sh ProducerModes alloc 2; done
+ *   for i in 1 2 3 4 5 6; do bench/probe.sh ProducerModes rtt; done
  *
- * Add -XX:+PrintCompilation to see that the switches come without a compilation or deoptimization of the
- * producer's code, or -XX:+UseParallelGC to see that they come with either collector. What it showed:
- * bench/results/jdk17/producer-modes.txt.
+ * Reach for it before reading a multi-producer figure as the executor's: when the control or the round trip
+ * changes mode from one launch to the next, so does every peer's schedule+cancel, and only runs interleaved on
+ * the same launches (bench/compare-peers.sh) compare them. JAVA_OPTS=-XX:+PrintCompilation shows whether a
+ * switch comes with a compilation; JAVA_OPTS=-XX:+UseParallelGC whether it depends on the collector.
  */
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;

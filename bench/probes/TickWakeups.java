@@ -1,18 +1,21 @@
+/*
+ * Probe: what a steady stream of far timers costs the tick thread. One thread schedules RATE one-shot timers a
+ * second, each DELAY_MS ahead, on an executor of one worker; once the first of them fall due (after DELAY_MS +
+ * 1 s) it measures, for SECONDS, the tick thread's CPU time and its voluntary context switches (its wake-ups),
+ * per second. Linux only (/proc/self/task).
+ *
+ *   bench/probe.sh TickWakeups RATE DELAY_MS SECONDS          e.g. bench/probe.sh TickWakeups 1000 1000 8
+ *
+ * Reach for it when a change touches when the tick thread parks or wakes (how often it drains its inbox, the
+ * hand-over's stride and horizon, how far ahead it files): run the build before and the build after, launches
+ * alternating, at the rates and delays the change is about. With nothing pending the tick thread never wakes:
+ * `idle` checks that.
+ */
 import io.timewheel.executor.WheelScheduledExecutorService;
 import java.lang.management.*;
 import java.nio.file.*;
 import java.util.concurrent.*;
 
-/**
- * Issue 24: what a steady stream of far timers costs the tick thread: RATE one-shot timers a second, each DELAY_MS
- * ahead, scheduled from one thread for SECONDS after a first DELAY_MS + 1 s; prints the tick thread's CPU time and
- * voluntary context switches (its wake-ups) per second over that window. A probe, not part of the build:
- * <pre>
- * ./mvnw -B -q -pl bench -am package -DskipTests
- * javac -d /tmp/tw -cp bench/target/timewheel-bench.jar bench/probes/TickWakeups.java
- * java -cp bench/target/timewheel-bench.jar:/tmp/tw TickWakeups 1000 1000 8
- * </pre>
- */
 public class TickWakeups {
     public static void main(String[] a) throws Exception {
         int rate = Integer.parseInt(a[0]), delayMs = Integer.parseInt(a[1]), seconds = Integer.parseInt(a[2]);

@@ -1,17 +1,19 @@
+/*
+ * Probe: the start lateness of tasks that block, in timewheel's virtual-thread mode against platform workers:
+ * 2,000 tasks due at random 1-100 ms, each sleeping 20 ms, on virtualThreadPerRun() (one pool thread starting a
+ * virtual thread per run) and on pools of 1 and of 4 platform workers; p50, p99 and max of each, three
+ * repetitions, the first not printed; about 3 minutes, most of it the pool of one. Java 21+.
+ *
+ *   JAVA=/path/to/jdk-21+/bin/java bench/probe.sh VtBlocking
+ *
+ * Reach for it when a change touches the virtual-thread mode's dispatch: tasks that block are what the mode is
+ * for (a platform pool runs them one after another per worker). For tasks that do not block, compare the modes
+ * with `lateness --peers timewheel,timewheel-vt`.
+ */
 import io.timewheel.executor.WheelScheduledExecutorService;
 import java.util.*;
 import java.util.concurrent.*;
 
-/**
- * Issue 27: start lateness of blocking tasks, 2,000 tasks due at random 1..100 ms, each sleeping 20 ms, on
- * timewheel with virtualThreadPerRun() against platform pools of 1 and 4 (3 repetitions, the first not
- * printed). A probe, not part of the build (Java 21+):
- * <pre>
- * ./mvnw -B -q -pl bench -am package -DskipTests
- * javac -d /tmp/vtb -cp bench/target/timewheel-bench.jar bench/probes/VtBlocking.java
- * java -cp bench/target/timewheel-bench.jar:/tmp/vtb VtBlocking
- * </pre>
- */
 public class VtBlocking {
     public static void main(String[] a) throws Exception {
         int n = 2000;

@@ -1,26 +1,19 @@
 /*
- * Probe (not built with the project): does the worker run while the producer floods? Warm rounds of issue 24's
- * shape (20,000 timers of 1-100 ms scheduled back to back from one thread, one worker, remove-on-cancel, a fresh
- * executor each, a System.gc() before each), timewheel and STPE interleaved. Per round: when the first task
- * started (ms after the flood began), how many tasks ran during the flood of those that fell due during it,
- * the flood's length, p99, max, the number of timers late by over 0.5 ms, and the three latest timers (index,
- * delay, when scheduled, due and started, ms after the flood began); at the end, per kind over the rounds after
- * the first: the rounds in which no task ran during the flood, the median p99 and max, the worst max, and the
- * rounds whose max passed 1 ms. -Dprestart=1 starts the worker first. Each round's line ends with the latest
- * timer's due and start times as System.nanoTime values and the worker's and producer's Linux thread ids (the
- * first task of a round reads /proc/thread-self once), for sched-stalls.py to find, in a `perf sched record -k
- * CLOCK_MONOTONIC` trace of the run, what held the CPUs while that timer waited.
+ * Probe: does the worker run while the producer floods? Warm rounds in the shape of `punctuality warm` (20,000
+ * timers of 1-100 ms scheduled back to back from one thread, one worker, remove-on-cancel, a fresh executor
+ * each, a System.gc() before each), timewheel ("tw") and STPE rounds interleaved, the first round of each not
+ * counted. Per round: when the first task started (ms after the flood began), how many tasks ran during the
+ * flood of those that fell due during it, the flood's length, p99, max, the timers late by over 0.5 ms, and the
+ * three latest timers (index, delay, when scheduled, due and started, ms after the flood began). At the end,
+ * per kind: the rounds in which no task ran during the flood, the median p99 and max, the worst max, and the
+ * rounds whose max passed 1 ms. -Dprestart=1 starts the worker before the flood.
  *
- *   ./mvnw -B -q -pl executor package -DskipTests
- *   javac -cp executor/target/timewheel-executor-0.1.0-SNAPSHOT.jar -d /tmp/wf bench/probes/WarmFlood.java
- *   java -cp executor/target/timewheel-executor-0.1.0-SNAPSHOT.jar:/tmp/wf WarmFlood 21
+ *   bench/probe.sh WarmFlood 21
+ *   JAVA_OPTS=-Dprestart=1 bench/probe.sh WarmFlood 21
  *
- * What it showed (bench/results/jdk17/give-way.txt): in about half the rounds of either kind the worker ran no
- * task during a ~2 ms flood, and the timers of 1 ms scheduled first were late by the rest of it (started ~0.15
- * ms after the flood ended). Reading /proc/self/task/N/stat during the flood put the worker on the producer's
- * CPU and a C2 compiler thread running on the other. The fix: GiveWay's notes. What the worst rounds that
- * remain waited behind (bench/results/jdk25/warm-stalls.txt): JIT compiler threads' 4 ms runs, the producer's
- * flood, and once the kernel's kdamond.0 for 2.9 ms with the other CPU idle.
+ * Reach for it when the warm rounds' worst max moves, or a change touches what a producer does while workers
+ * run late (GiveWay's rule, the ready queue's lock): a worker that runs no task during a flood is the usual
+ * cause of a late round, on STPE too, and the latest timers show when in the flood they fell due.
  */
 import java.util.*;
 import java.util.concurrent.*;
@@ -41,7 +34,6 @@ public class WarmFlood {
                     ex.prestartAllCoreThreads();
                 }
                 long[] dl = new long[n], st = new long[n], sched = new long[n];
-                String[] wtid = new String[1];
                 int[] delay = new int[n];
                 SplittableRandom rnd = new SplittableRandom(100 + r);
                 CountDownLatch done = new CountDownLatch(n);
@@ -54,7 +46,7 @@ public class WarmFlood {
                     long now = System.nanoTime();
                     sched[i] = now - t0;
                     dl[i] = now + delay[i] * 1_000_000L;
-                    ex.schedule(() -> { st[k] = System.nanoTime(); if (wtid[0] == null) wtid[0] = tid(); done.countDown(); }, delay[i], TimeUnit.MILLISECONDS);
+                    ex.schedule(() -> { st[k] = System.nanoTime(); done.countDown(); }, delay[i], TimeUnit.MILLISECONDS);
                 }
                 long flood = System.nanoTime() - t0;
                 done.await();
@@ -87,7 +79,6 @@ public class WarmFlood {
                     sb.append(String.format(" [i=%d d=%dms sched@%.2f due@%.2f start@%.2f late %.3f]",
                             i, delay[i], sched[i] / 1e6, (dl[i] - t0) / 1e6, (st[i] - t0) / 1e6, late[i] / 1e6));
                 }
-                sb.append(String.format(" abs t0 %d worst due %d start %d wtid %s main %s", t0, dl[idx[0]], st[idx[0]], wtid[0], tid()));
                 System.out.println(sb);
                 all.computeIfAbsent(kind, k -> new ArrayList<>()).add(new double[]{ranInFlood, sorted[n * 99 / 100] / 1e6, sorted[n - 1] / 1e6});
             }
@@ -99,15 +90,6 @@ public class WarmFlood {
             System.out.printf("summary %-4s rounds %d ran-none-in-flood %d median p99 %.3f median max %.3f worst max %.3f max>1ms %d%n",
                     e.getKey(), v.size(), v.stream().filter(x -> x[0] == 0).count(), p99[p99.length / 2], max[max.length / 2],
                     max[max.length - 1], Arrays.stream(max).filter(x -> x > 1).count());
-        }
-    }
-    /** The calling thread's Linux thread id, or "?". */
-    static String tid() {
-        try {
-            String p = java.nio.file.Files.readSymbolicLink(java.nio.file.Paths.get("/proc/thread-self")).toString();
-            return p.substring(p.lastIndexOf('/') + 1);
-        } catch (Exception e) {
-            return "?";
         }
     }
 }

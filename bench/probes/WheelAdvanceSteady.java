@@ -1,3 +1,23 @@
+/*
+ * Probe: what the compiled wheel costs per timer at a steady state, in WheelBenchmark.advance's scenario:
+ * 100,000 timers due within 100 ms, expired in 1 ms steps, round after round with the same entries and one
+ * long-lived wheel (as an executor's: its arrays at their working size, nothing allocated per round), each round
+ * 268 ms after the last. The first third of the rounds is warm-up; the rest are reported as the median, p10 and
+ * p90 of ns per timer. JMH's single shots give the advance ~100 calls each, on code still being compiled and a
+ * fresh heap every iteration; this shows the wheel once compiled.
+ *
+ *   bench/probe.sh WheelAdvanceSteady 900             the advances
+ *   bench/probe.sh WheelAdvanceSteady 900 add         the adds of the same rounds: what filing costs
+ *   bench/probe.sh WheelAdvanceSteady 900 total       both: the wheel thread's whole work per timer
+ *   bench/probe.sh WheelAdvanceSteady 900 window      WheelBenchmark.window's scenario: timers due 70-170 ms ahead,
+ *                                                     one advance to 170 ms expires them all
+ *   bench/probe.sh WheelAdvanceSteady 900 near        the adds land in level 0: nothing cascades
+ *
+ * The adds of a round land 167-267 ms ahead of the wheel's time (the last round ended 101 ms after its start),
+ * in level 1, so the advances cascade them into level 0; with near, the wheel is first advanced to the round's
+ * start (untimed). Reach for it when a change touches TimerWheel's add, cascade or advance: run the build before
+ * and after, alternating, on each JDK; WheelFloor gives the floor under the advance.
+ */
 import io.timewheel.wheel.TimerEntry;
 import io.timewheel.wheel.TimerWheel;
 import java.util.ArrayList;
@@ -5,29 +25,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 
-/**
- * Issue 26: WheelBenchmark.advance's scenario at a steady state. 100,000 timers due within 100 ms, expired in 1 ms
- * steps, round after round with the same entries and one wheel (as an executor's: its arrays at their working size,
- * no allocation per round; until session 47 each round had a fresh wheel, whose arrays grew in the timed part, and
- * its adds were not timed at all), each round 268 ms after the last; the first third of
- * the rounds is warm-up, the rest are reported as the median, p10 and p90 of ns per timer. JMH's single shots
- * give the advance ~100 calls each, so they see code still being compiled and a fresh heap every iteration; this
- * shows what the compiled wheel costs. A probe, not part of the build:
- * <pre>
- * javac -d /tmp/was -cp executor/target/classes bench/probes/WheelAdvanceSteady.java
- * java -cp executor/target/classes:/tmp/was WheelAdvanceSteady 900
- * java -cp executor/target/classes:/tmp/was WheelAdvanceSteady 900 add
- * java -cp executor/target/classes:/tmp/was WheelAdvanceSteady 900 total
- * java -cp executor/target/classes:/tmp/was WheelAdvanceSteady 900 window
- * java -cp executor/target/classes:/tmp/was WheelAdvanceSteady 900 near
- * </pre>
- * With {@code add}, the adds are timed instead of the advances (the same rounds: what filing costs the
- * wheel's thread); with {@code total}, both. With {@code window}, WheelBenchmark.window's scenario: the timers
- * are due 70 to 170 ms ahead and one advance to 170 ms expires them all (level-0 slots passed, and a cascade
- * from level 1). The adds of a round land 167-267 ms ahead of the wheel's time (the last round ended 101 ms
- * after its start), in level 1, so the advances cascade them into level 0; with {@code near}, the wheel is first
- * advanced to the round's start (untimed), so they land in level 0 and nothing cascades.
- */
 public class WheelAdvanceSteady {
     static final class Entry extends TimerEntry {
         void arm(long deadline) {

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Lateness of bursts of deadlines under CPU load (issue 12): bursts of {@code timers} one-shot timers, each
+ * Lateness of bursts of deadlines under CPU load: bursts of {@code timers} one-shot timers, each
  * due {@code deadline} ± {@code jitter} (uniform) after it is scheduled, scheduled from one thread over
  * {@code arrival} microseconds (spread evenly, the way requests with a deadline arrive), each callback
  * busy-spinning {@code work} microseconds, while {@code load} other threads keep CPUs busy. The same bursts
@@ -34,7 +34,7 @@ import java.util.concurrent.locks.LockSupport;
  * lateness is overstated by at most one schedule call. Per burst: p50, p99 (nearest rank) and max of its
  * timers, its early fires and the timers that never ran (within 30 s after the burst's last deadline). Per
  * executor kind: the median over bursts of the per-burst p50 and of the per-burst p99, the max over all
- * bursts, the early fires and misses summed. The goal (issue 12): timewheel's median p50 and p99 no worse
+ * bursts, the early fires and misses summed. The goal: timewheel's median p50 and p99 no worse
  * than STPE's (ratio timewheel / STPE at most 1), and zero early fires.
  *
  * <p>How the kinds share the machine: each kind gets {@code executors} executors of {@code workers} core
@@ -136,7 +136,7 @@ public final class BurstLatenessHarness {
             this.control = control;
         }
 
-        /** The issue's reduced case: 500 timers due 50 ± 2.5 ms over 0.6 ms, 5 us callbacks, 1 worker, 1 load thread. */
+        /** The default row: 500 timers due 50 ± 2.5 ms over 0.6 ms, 5 us callbacks, 1 worker, 1 load thread. */
         public static Config defaults() {
             return new Config("default", 1, 1, 5, 30, 500, 50, 2.5, 100, 1, 600, 20, 0, 12);
         }
@@ -433,7 +433,7 @@ public final class BurstLatenessHarness {
             return Math.min(1, p);
         }
 
-        /** The issue's goal: timewheel's median p50 and p99 no worse than STPE's, no early fire, no timer lost. */
+        /** The goal: timewheel's median p50 and p99 no worse than STPE's, no early fire, no timer lost. */
         public boolean goalMet() {
             return p50Ratio() <= 1 && p99Ratio() <= 1 && timewheel().early() == 0 && timewheel().missing() == 0;
         }
@@ -503,8 +503,8 @@ public final class BurstLatenessHarness {
 
     /** Runs each configuration in turn, printing each one's figures and, for several, a summary table. */
     public static List<Result> run(List<Config> configs, PrintStream out, PrintWriter csv) throws InterruptedException {
-        out.printf("lateness in bursts under load: STPE and timewheel side by side, %d configuration(s); Java %s, %d CPUs%n",
-                configs.size(), Runtime.version(), Runtime.getRuntime().availableProcessors());
+        out.println(Console.wrap("", String.format("lateness in bursts under load: STPE and timewheel side by side, %d"
+                + " configuration(s); Java %s, %d CPUs", configs.size(), Runtime.version(), Runtime.getRuntime().availableProcessors())));
         if (csv != null) {
             csv.println("variant,kind,burst,slot,timers,p50_ns,p99_ns,max_ns,early,missing");
         }
@@ -523,10 +523,11 @@ public final class BurstLatenessHarness {
             }
         }
         if (results.size() > 1) {
-            out.printf("%n%-12s %10s %10s %7s %10s %10s %7s %10s %10s %9s %15s  %s%n", "variant", "stpe p50", "tw p50", "ratio", "stpe p99",
-                    "tw p99", "ratio", "stpe max", "tw max", "early s/t", "paired p50/p99", "goal (us; medians over bursts)");
+            out.printf("%nus; p50, p99: medians over bursts; tw: timewheel; early and paired ratios: stpe / tw%n");
+            out.printf("%-11s %8s %8s %6s %8s %8s %6s %8s %8s %9s %13s  %s%n", "variant", "stpe p50", "tw p50", "ratio", "stpe p99",
+                    "tw p99", "ratio", "stpe max", "tw max", "early", "paired", "goal");
             for (Result r : results) {
-                out.printf("%-12s %10.1f %10.1f %6.2fx %10.1f %10.1f %6.2fx %10.1f %10.1f %4d/%-4d %6.2fx/%6.2fx  %s%n", r.config.name,
+                out.printf("%-11s %8.1f %8.1f %5.2fx %8.1f %8.1f %5.2fx %8.1f %8.1f %4d/%-4d %5.2fx/%5.2fx  %s%n", r.config.name,
                         r.stpe().medianP50Micros(), r.timewheel().medianP50Micros(), r.p50Ratio(), r.stpe().medianP99Micros(),
                         r.timewheel().medianP99Micros(), r.p99Ratio(), r.stpe().maxMicros(), r.timewheel().maxMicros(),
                         r.stpe().early(), r.timewheel().early(), r.pairedP50Ratio(), r.pairedP99Ratio(), r.verdict());
@@ -537,11 +538,12 @@ public final class BurstLatenessHarness {
 
     /** One configuration: both kinds, interleaved slots, warm-up first. */
     public static Result run(Config c, PrintStream out) throws InterruptedException {
-        out.printf("%n[%s] %s%n", c.name, c.describe());
+        out.printf("%n%s%n", Console.wrap("", "[" + c.name + "] " + c.describe()));
         int perSlot = c.burstsPerSlot();
         int slots = (c.bursts + perSlot - 1) / perSlot;
-        out.printf("  %d bursts per kind in %d slot(s), kinds interleaved stpe, timewheel, timewheel, stpe, ...; %d warm-up slot(s)"
-                + " per kind first, not counted; executors reused by every burst%n", c.bursts, slots, c.warmup);
+        out.println(Console.wrap("  ", String.format("%d bursts per kind in %d slot(s), kinds interleaved stpe, timewheel,"
+                + " timewheel, stpe, ...; %d warm-up slot(s) per kind first, not counted; executors reused by every burst",
+                c.bursts, slots, c.warmup)));
         long t0 = System.nanoTime();
         String loadBefore = loadAverage();
         Load load = new Load(c.load);
@@ -576,8 +578,8 @@ public final class BurstLatenessHarness {
             }
             Result result = new Result(c, kinds, (System.nanoTime() - t0) / 1e9);
             print(result, out);
-            out.printf("  load average before -> after (other work on the machine; this run adds %d spinning thread(s)): %s -> %s%n",
-                    c.load, loadBefore, loadAverage());
+            out.println(Console.wrap("  ", String.format("load average before -> after: %s -> %s (other work on the machine;"
+                    + " this run adds %d spinning thread(s))", loadBefore, loadAverage(), c.load)));
             return result;
         } finally {
             load.stop();
@@ -597,24 +599,25 @@ public final class BurstLatenessHarness {
     }
 
     private static void print(Result r, PrintStream out) {
-        out.printf("  %-10s %10s %10s %10s %7s %8s   (us; p50, p99: median over bursts of each burst's; max: of all timers)%n",
-                "kind", "p50 us", "p99 us", "max us", "early", "missing");
+        out.printf("  us; p50, p99: the median over bursts of each burst's; max: of all timers%n");
+        out.printf("  %-10s %10s %10s %10s %7s %8s%n", "kind", "p50 us", "p99 us", "max us", "early", "missing");
         for (Summary s : r.kinds.values()) {
             out.printf("  %-10s %10.1f %10.1f %10.1f %7d %8d%n", s.kind.id(), s.medianP50Micros(), s.medianP99Micros(), s.maxMicros(),
                     s.early(), s.missing());
             if (s.early() > 0) {
-                out.printf("  %-10s %d of %d timers fired early, the earliest %.1f us before its deadline%n", "", s.early(), s.timers(),
-                        s.worstEarlyMicros());
+                out.println(Console.wrap("             ", String.format("%d of %d timers fired early, the earliest %.1f us before"
+                        + " its deadline", s.early(), s.timers(), s.worstEarlyMicros())));
             }
         }
-        out.printf("  timewheel / stpe: p50 %.2fx, p99 %.2fx, max %.2fx -> goal (no worse than STPE, zero early fires): %s  [%.1f s]%n",
-                r.p50Ratio(), r.p99Ratio(), r.timewheel().maxMicros() / r.stpe().maxMicros(), r.verdict(), r.seconds);
+        out.println(Console.wrap("  ", String.format("timewheel / stpe: p50 %.2fx, p99 %.2fx, max %.2fx; goal (p50 and p99 no worse"
+                + " than STPE's, none early): %s  [%.1f s]", r.p50Ratio(), r.p99Ratio(), r.timewheel().maxMicros() / r.stpe().maxMicros(),
+                r.verdict(), r.seconds)));
         out.printf("  paired cross-check (median over slots of timewheel / stpe in the same slot): p50 %.2fx, p99 %.2fx%n",
                 r.pairedP50Ratio(), r.pairedP99Ratio());
         double[] s50 = r.signTest(true), s99 = r.signTest(false);
-        out.printf("  sign test (pairs where timewheel was later): p50 %d of %d (p %.2f), p99 %d of %d (p %.2f) -> %s%n",
-                (int) s50[0], (int) s50[1], s50[2], (int) s99[0], (int) s99[1], s99[2],
-                r.significantlyLater() ? "later beyond this run's noise" : "not later beyond this run's noise");
+        out.println(Console.wrap("  ", String.format("sign test (pairs where timewheel was later): p50 %d of %d (p %.2f), p99 %d of"
+                + " %d (p %.2f) -> %s", (int) s50[0], (int) s50[1], s50[2], (int) s99[0], (int) s99[1], s99[2],
+                r.significantlyLater() ? "later beyond this run's noise" : "not later beyond this run's noise")));
     }
 
     /** Slot {@code s}'s order of the kinds: forward on even slots, backward on odd ones (ABBA). */

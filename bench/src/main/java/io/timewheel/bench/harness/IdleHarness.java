@@ -37,7 +37,7 @@ public final class IdleHarness {
         public final int threads;
         public final String threadNames;
 
-        Result(Peer peer, int timers, double seconds, double wakeupsPerSecond, double voluntaryPerSecond,
+        public Result(Peer peer, int timers, double seconds, double wakeupsPerSecond, double voluntaryPerSecond,
                double cpuMillisPerSecond, int threads, String threadNames) {
             this.peer = peer;
             this.timers = timers;

@@ -21,21 +21,19 @@ import java.util.concurrent.TimeUnit;
  * warm-up of every implementation first (one round of the measured size and delays), then per round and
  * implementation a fresh instance, a warm-up round on it (a fifth of the timers, the same delays), then
  * {@code timers} timers with random whole-millisecond delays 1..{@code maxDelayMs}, scheduled back to back
- * from one thread. Until 2026-11-26 the warm-ups used delays of at most 50 ms, which never reach timewheel's
- * tick thread (its near term is 134 ms): its hand-over code compiled during the measured rounds. The cold
- * cost of that path is what {@code punctuality cold --max-delay-ms 500} shows. Each task records {@code System.nanoTime()} when it starts.
+ * from one thread. The warm-ups use the measured delays, so that the code of every path a measured timer takes
+ * (beyond timewheel's near term, its tick thread's hand-over) has run as often before the measured rounds as in
+ * one; warm-ups of short delays alone would leave that path to compile during them. The cold cost of that path is
+ * what {@code punctuality cold --max-delay-ms 500} shows. Each task records {@code System.nanoTime()} when it
+ * starts.
  *
  * <p>Heap: before each measured round the harness calls {@code System.gc()}, so that no peer's round collects
- * another's garbage. G1 then shrinks the heap to its minimum, and until 2026-11-26 every round ran with an eden
- * of a few MB: several young pauses of 3-25 ms fell in each round's due window, whichever peer it measured
- * (-Xlog:gc), and set the p99s (the committed runs' lateness row before that date: 6.40 ms for timewheel, 1.11
- * for STPE on JDK 25, the other way round in a run of the two alone). The harness now keeps the heap at the size
- * it has for the measured rounds (MaxHeapFreeRatio=100, a manageable flag, put back after): no young pause
- * falls in a round of 100k timers on the default heap, as with -Xms2g. It is kept from the warm-ups on: until
- * 2026-11-27 (session 44) it was kept only from the first measured round, by when the warm-ups' System.gc()
- * calls had shrunk it back to its minimum, so the first measured round, always timewheel's, grew it again in a
- * young pause (~11 ms on JDK 17: -Xlog:gc), and timewheel's first round's p99 was 3.6-10 ms in five of the ten
- * full runs of session 42 to 44 (STPE's at most 2.1).
+ * another's garbage. G1 would then shrink the heap to its minimum, and every round would run with an eden of a few
+ * MB, its young pauses (3-25 ms, whichever peer a round measures; -Xlog:gc shows them) setting the p99s. So the
+ * harness keeps the heap at the size it has (MaxHeapFreeRatio=100, a manageable flag, put back after), from the
+ * warm-ups on: kept only from the first measured round, the heap would be back at its minimum there, and that
+ * round, always the first peer's, would grow it again in a young pause. On the default heap no young pause then
+ * falls in a round of 100k timers, as with -Xms2g.
  *
  * <p>The deadline of a timer is read as {@code nanoTime()} just before the schedule call plus the delay:
  * the implementation's own deadline is at or after it, so "early" (start before that) is early for
@@ -44,7 +42,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Rounds: on a shared machine a burst of other work makes one round's tail meaningless, so the peers are
  * measured in {@code rounds} interleaved rounds (each on a fresh instance) and each peer's result is its
  * round with the median p99; early fires are summed over all rounds. For timewheel the table is followed by why
- * its median round was late: the two parts of lateness from its own {@code statistics()} (issue 25) over that
+ * its median round was late: the two parts of lateness from its own {@code statistics()} over that
  * round, hand-over (the tick thread) and worker wait (the workers and the CPU).
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar lateness [--timers 100000] [--max-delay-ms 500] [--rounds 3] [--peers all]}
@@ -120,8 +118,8 @@ public final class LatenessHarness {
 
     public static Map<Peer, Result> run(List<Peer> peers, int timers, int maxDelayMs, int rounds, PrintStream out)
             throws InterruptedException {
-        out.printf("lateness: %,d timers per round, random delays 1..%d ms, scheduled from one thread; %d interleaved round(s),"
-                + " the round with the median p99 shown%n", timers, maxDelayMs, rounds);
+        out.println(Console.wrap("", String.format("lateness: %,d timers per round, random delays 1..%d ms, scheduled from one"
+                + " thread; %d interleaved round(s), the round with the median p99 shown", timers, maxDelayMs, rounds)));
         // JIT warm-up before any round counts: one round of the measured size and delays per peer, so that every
         // peer's code for those delays has run as often as in a measured round (timers beyond timewheel's near term
         // take its tick thread's path, which shorter delays never reach; STPE has one path for all)
@@ -142,8 +140,8 @@ public final class LatenessHarness {
         } finally {
             restoreHeap(maxHeapFreeRatio);
         }
-        out.printf("%-12s %10s %10s %10s %10s %10s %7s %8s  %s%n", "peer", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms",
-                "early", "missing", "p99 of each round");
+        out.printf("%-12s %8s %8s %8s %8s %8s %7s %7s  %s%n", "peer", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms",
+                "early", "missing", "p99 of each round, ms");
         Map<Peer, Result> results = new LinkedHashMap<>();
         for (Map.Entry<Peer, List<Result>> e : all.entrySet()) {
             Peer peer = e.getKey();
@@ -151,19 +149,21 @@ public final class LatenessHarness {
             results.put(peer, r);
             StringBuilder p99s = new StringBuilder();
             for (double p : r.roundP99s) {
-                p99s.append(p99s.length() == 0 ? "" : " / ").append(String.format("%.3f", p));
+                p99s.append(p99s.length() == 0 ? "" : " ").append(String.format("%.2f", p));
             }
-            out.printf("%-12s %10.3f %10.3f %10.3f %10.3f %10.3f %7d %8d  %s%n", peer.id(), r.percentileMillis(50),
+            out.printf("%-12s %8.3f %8.3f %8.3f %8.3f %8.3f %7d %7d  %s%n", peer.id(), r.percentileMillis(50),
                     r.percentileMillis(90), r.percentileMillis(99), r.percentileMillis(99.9), r.maxMillis(), r.early, r.missing, p99s);
+            String indent = " ".repeat(15);
             if (r.early > 0) {
-                out.printf("%-12s   %d of %d timers fired early, the earliest %.3f ms before its deadline%n", "", r.early, r.timers,
-                        r.worstEarlyNanos / 1e6);
+                out.println(Console.wrap(indent, String.format("%d of %d timers fired early, the earliest %.3f ms before its deadline",
+                        r.early, r.timers, r.worstEarlyNanos / 1e6)));
             }
             if (r.handOver != null) {
-                out.printf("%-12s   why, from its statistics() over that round: hand-over (deadline until a worker could take it)"
-                        + " p50 / p99 <= %s / %s ms, worker wait (then until a worker started it) p50 / p99 <= %s / %s ms%n", "",
-                        upperMillis(r.handOver, 0.5), upperMillis(r.handOver, 0.99), upperMillis(r.workerWait, 0.5),
-                        upperMillis(r.workerWait, 0.99));
+                out.printf("%swhy, from its statistics() over that round:%n", indent);
+                out.printf("%s  hand-over (deadline until a worker could take it) p50 / p99 <= %s / %s ms%n", indent,
+                        upperMillis(r.handOver, 0.5), upperMillis(r.handOver, 0.99));
+                out.printf("%s  worker wait (then until a worker started it) p50 / p99 <= %s / %s ms%n", indent,
+                        upperMillis(r.workerWait, 0.5), upperMillis(r.workerWait, 0.99));
             }
         }
         return results;

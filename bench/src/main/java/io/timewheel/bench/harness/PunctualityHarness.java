@@ -28,10 +28,10 @@ import java.util.Map;
  * Per peer: every round's p99 and max, the median of the per-round p99s and the worst round's max, over the
  * rounds after the first (the first is a cold round: reported, not counted). Before each round the harness
  * calls {@code System.gc()}, with the heap kept at its size (LatenessHarness.keepHeap), as {@code lateness}
- * does: so that no round collects the garbage of the rounds before it, its own peer's or the other's. Until
- * 2026-11-27 it did not, and a young pause of 3-9 ms fell in a few rounds of each run, whichever peer's round
- * was running when the eden filled (the harness allocates ~1 MB per round, an executor 2-3 MB); the worst
- * round's max of either peer was that pause (bench/results/jdk17/punctuality-full-s38.txt).</li>
+ * does: so that no round collects the garbage of the rounds before it, its own peer's or the other's (the
+ * harness allocates ~1 MB per round, an executor 2-3 MB). Without it a young pause of a few ms falls in some
+ * rounds of each run, whichever peer's round is running when the eden fills, and the worst round's max of either
+ * peer is that pause.</li>
  * </ul>
  * Early fires and missing timers are counted in every round; a round with either is reported as such. Each
  * round also counts the collections that fell in it, from the executor's construction to the round's end (the
@@ -85,7 +85,7 @@ public final class PunctualityHarness {
     }
 
     /**
-     * One peer's rounds reduced to the figures the goals compare (issue 24): the median over rounds of each round's
+     * One peer's rounds reduced to the figures the punctuality goals compare: the median over rounds of each round's
      * p50 and p99 and the worst round's max (ms; NaN without a round), early fires and missing timers summed; and
      * the median time to construct the executor (no goal; NaN if not measured).
      */
@@ -142,8 +142,8 @@ public final class PunctualityHarness {
     /** Cold: a fresh JVM per launch, peers alternating; returns every launch's round per peer. */
     public static Map<Peer, List<Round>> cold(List<Peer> peers, int launches, int timers, int maxDelayMs, PrintStream out)
             throws Exception {
-        out.printf("punctuality, cold: a fresh JVM per launch, one round of %,d timers (delays 1..%d ms, one producer,"
-                + " one worker), %d launches per peer, alternating%n", timers, maxDelayMs, launches);
+        out.println(Console.wrap("", String.format("punctuality, cold: a fresh JVM per launch, one round of %,d timers (delays"
+                + " 1..%d ms, one producer, one worker), %d launches per peer, alternating", timers, maxDelayMs, launches)));
         String java = ProcessHandle.current().info().command().orElse("java");
         Map<Peer, List<Round>> rounds = new LinkedHashMap<>();
         for (int launch = 0; launch < launches; launch++) {
@@ -178,9 +178,9 @@ public final class PunctualityHarness {
     /** Warm: rounds interleaved in this JVM; the first round of each peer is reported but not counted. */
     public static Map<Peer, List<Round>> warm(List<Peer> peers, int rounds, int timers, int maxDelayMs, PrintStream out)
             throws Exception {
-        out.printf("punctuality, warm: one JVM, %d interleaved rounds of %,d timers per peer (delays 1..%d ms, one"
-                + " producer, one worker, a fresh instance each); the first round is cold: shown, not counted%n",
-                rounds, timers, maxDelayMs);
+        out.println(Console.wrap("", String.format("punctuality, warm: one JVM, %d interleaved rounds of %,d timers per peer"
+                + " (delays 1..%d ms, one producer, one worker, a fresh instance each); the first round is cold: shown, not"
+                + " counted", rounds, timers, maxDelayMs)));
         Map<Peer, List<Round>> all = new LinkedHashMap<>();
         String maxHeapFreeRatio = LatenessHarness.keepHeap();
         try {
@@ -226,8 +226,8 @@ public final class PunctualityHarness {
             out.printf("%-10s %8d %14.3f %14.3f %14.3f %6d %8d %12.2f%n", e.getKey().id(), s.rounds(), s.medianP50(), s.medianP99(),
                     s.worstMax(), s.early(), s.missing(), s.medianCreate());
         }
-        out.println("new ms: how long the peer's executor took to construct (no goal; in a cold launch, what a fresh"
-                + " JVM pays before its first timer can be scheduled); gc: garbage collections that fell in the round");
+        out.println(Console.wrap("", "new ms: how long the peer's executor took to construct (no goal; in a cold launch, what a"
+                + " fresh JVM pays before its first timer can be scheduled); gc: garbage collections that fell in the round"));
     }
 
     /** The median (the mean of the middle two for an even count); NaN without values. */

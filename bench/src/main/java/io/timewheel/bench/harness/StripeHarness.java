@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * apart (dummy threads are created in between), each round a fresh pair of threads for {@code --millis}.
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar stripes [--gap 16] [--rounds 6] [--millis 2000]}
- * (with the 16 stripes of today, {@code --gap 16} shares a stripe and {@code --gap 4} does not; with the 4
- * stripes of 2-CPU machines before 2026-11-24, {@code --gap 4} shared one).
+ * ({@code --gap} a multiple of the executor's stripe count shares a stripe: with 16 stripes {@code --gap 16}
+ * does and {@code --gap 4} does not).
  */
 public final class StripeHarness {
     private StripeHarness() {

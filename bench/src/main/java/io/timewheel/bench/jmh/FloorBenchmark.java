@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The floor under a schedule + cancel on this machine (issue 26's "measure first"): what the operations that
+ * The floor under a schedule + cancel on this machine: what the operations that
  * an exact executor cannot avoid cost alone, one thread, in ns per operation. {@code nanoTime}: the clock read
  * every schedule needs for its deadline (STPE and Netty read it too). {@code getAndIncrement}: one
  * uncontended locked instruction (a CAS or getAndAdd on a line the thread owns). {@code casOwnedSlot}: a
@@ -24,9 +24,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * array is old, which the inbox's stripe tops are), against {@code youngArrayStore} into a fresh array.
  * {@code exactScheduleCancel}: all an exact executor cannot leave out of a schedule + cancel, together: the
  * clock read, a task object of the executor's task's size (56 bytes), one locked instruction for the schedule
- * (the StoreLoad that a parked tick thread's wake-up and the FIFO number need: issue 26) and the cancel's CAS;
- * no queue at all. A bound from below for every peer's schedule + cancel, run beside them with
- * {@code ScheduleCancelBenchmark} (bench/results/jdk17/floor.txt).
+ * (the StoreLoad that a parked tick thread's wake-up and the FIFO number need) and the cancel's CAS; no queue
+ * at all. A bound from below for every peer's schedule + cancel: run it beside them with
+ * {@code ScheduleCancelBenchmark} before trying to make the producer's path cheaper.
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar jmh FloorBenchmark -f 1 -wi 2 -w 1s -i 3 -r 1s}
  * (add {@code -jvmArgsAppend -XX:+UseParallelGC} to see the store without G1's barrier).

@@ -32,8 +32,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>{@code advance} and {@code window} call the wheel's advance only ~100 times (once) per shot, so a few
  * warm-up shots leave it half compiled: their trials first run the same scenario {@link #JIT_WARMUP_ROUNDS}
- * times on a wheel of their own (no pending timers), so that every shot measures compiled code (before this,
- * the timewheel figures fell for 25 shots: bench/results/jdk17/sorted-run-compare.txt).
+ * times on a wheel of their own (no pending timers), so that every shot measures compiled code (without it,
+ * the first tens of shots measure the wheel still being compiled).
  *
  * <p>Run: {@code java -jar bench/target/timewheel-bench.jar jmh WheelBenchmark -p impl=timewheel,agrona -p pending=0,10000,1000000 -f 1}
  */

@@ -32,16 +32,16 @@ public final class Figures {
     public Map<Peer, LoadedLatenessHarness.Result> loadedLateness = new LinkedHashMap<>();
     /** lateness-burst: the default row first, then (full run) the other variants of the matrix. */
     public List<BurstLatenessHarness.Result> bursts = new ArrayList<>();
-    /** punctuality cold (issue 24): each peer's rounds, one per fresh-JVM launch, the launches alternating. */
+    /** punctuality cold: each peer's rounds, one per fresh-JVM launch, the launches alternating. */
     public Map<Peer, List<PunctualityHarness.Round>> coldLaunches = new LinkedHashMap<>();
     /** The size of each punctuality round (cold and warm): timers, and their random delays 1..this many ms. */
     public int punctualityTimers = 20_000, punctualityMaxDelayMs = 100;
-    /** punctuality warm (issue 24): each peer's interleaved rounds, the first (cold, not counted) included. */
+    /** punctuality warm: each peer's interleaved rounds, the first (cold, not counted) included. */
     public Map<Peer, List<PunctualityHarness.Round>> warmRounds = new LinkedHashMap<>();
-    /** The bursts whose per-burst p99s the tail goal of issue 24 counts: lateness-burst's default row (quick: {@link #bursts}' own). */
+    /** The bursts whose per-burst p99s the tail goal counts: lateness-burst's default row (quick: {@link #bursts}' own). */
     public BurstLatenessHarness.Result burstTail;
     /**
-     * The same tail goal in the other rows issue 24 names (2 spinning threads, 3 executors, 4 workers), each a run of
+     * The same tail goal in three other rows (2 spinning threads, 3 executors, 4 workers), each a run of
      * its own: full run only (empty in quick, whose verdicts are the default row's).
      */
     public List<BurstLatenessHarness.Result> burstTailVariants = new ArrayList<>();

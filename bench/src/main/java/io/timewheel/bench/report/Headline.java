@@ -11,6 +11,20 @@ public final class Headline {
     public static final String RATIO_NOTE = "In brackets: the peer's figure divided by timewheel's (throughput: below 1x means"
             + " slower than timewheel; lateness, bytes, wake-ups: above 1x means more than timewheel).";
 
+    /** Beside a peer's bytes per timer where JOL cannot reach its timers: the figure is the heap's growth. */
+    static final String HEAP_MARK = "*";
+
+    /** How to read the table: the ratios and, where a figure is the heap's growth, the mark. */
+    public static String note(Figures f) {
+        for (MemoryHarness.Result m : f.memory.values()) {
+            if (!m.jolSawTimers()) {
+                return RATIO_NOTE + " " + HEAP_MARK + " Bytes per timer from the heap's growth: JOL cannot reach this peer's"
+                        + " timers.";
+            }
+        }
+        return RATIO_NOTE;
+    }
+
     private Headline() {
     }
 
@@ -21,7 +35,7 @@ public final class Headline {
         LatenessHarness.Result ourLate = f.lateness.get(us);
         MemoryHarness.Result ourMem = f.memory.get(us);
         IdleHarness.Result ourIdle = f.idle(us, f.idleTimers);
-        Table t = new Table("peer", "schedule+cancel @" + count(pending) + " pending, Mops/s", "lateness p50 ms", "p99 ms", "max ms", "early fires",
+        Table t = new Table("peer", "schedule + cancel @" + count(pending) + " pending, Mops/s", "lateness p50 ms", "p99 ms", "max ms", "early fires",
                 "bytes/timer", "idle wake-ups/s (" + count(f.idleTimers) + " far timers)", "threads x1 / x10");
         for (Peer p : f.peers) {
             double tp = f.scheduleCancel(p, pending, 1);
@@ -35,8 +49,8 @@ public final class Headline {
                     late == null ? "-" : cell(late.percentileMillis(99), ourLate == null ? Double.NaN : ourLate.percentileMillis(99), "%.2f", p == us),
                     late == null ? "-" : cell(late.maxMillis(), ourLate == null ? Double.NaN : ourLate.maxMillis(), "%.2f", p == us),
                     late == null ? "-" : Integer.toString(late.early) + (late.missing > 0 ? " (" + late.missing + " never ran)" : ""),
-                    mem == null ? "-" : cell(mem.bytesPerTimer(), ourMem == null ? Double.NaN : ourMem.bytesPerTimer(), "%.1f", p == us)
-                            + (mem.jolSawTimers() ? "" : " heap"),
+                    mem == null ? "-" : cell(mem.bytesPerTimer(), ourMem == null ? Double.NaN : ourMem.bytesPerTimer(),
+                            "%.1f" + (mem.jolSawTimers() ? "" : HEAP_MARK), p == us),
                     idle == null ? "-" : cell(idle.wakeupsPerSecond, ourIdle == null ? Double.NaN : ourIdle.wakeupsPerSecond, "%.1f", p == us),
                     th == null ? "-" : th[0] + " / " + th[1]);
         }

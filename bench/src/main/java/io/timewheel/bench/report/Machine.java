@@ -77,7 +77,7 @@ public final class Machine {
         try {
             Process p = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes()).trim();
-            // a full run rewrites bench/results as it goes: that is its output, not a change to what it measures
+            // a full run rewrites its results folder as it goes: that is its output, not a change to what it measures
             Process d = new ProcessBuilder("git", "status", "--porcelain", "--untracked-files=no", "--", ".",
                     ":(top,exclude)bench/results").redirectErrorStream(true).start();
             String dirty = new String(d.getInputStream().readAllBytes()).trim();

@@ -11,8 +11,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The punctuality goals of issue 24, timewheel against the JDK's STPE in the same run: a cold JVM's first round,
- * warm rounds, and the tail of bursts under load. Their figures side by side and one {@link Target} per goal.
+ * The punctuality goals, timewheel against the JDK's STPE in the same run: a cold JVM's first round, warm rounds,
+ * and the tail of bursts under load. Their figures side by side and one {@link Target} per goal.
  * Pure: reads a {@link Figures}, runs nothing; {@link Targets#of} lists these targets with the others.
  */
 public final class Punctuality {
@@ -20,7 +20,7 @@ public final class Punctuality {
     /*
      * Implementation notes.
      *
-     * The goals, as the issue words them:
+     * The goals:
      *   cold   a fresh JVM per launch, its first round of 20k timers (1-100 ms, one producer): timewheel's median
      *          over launches of the p50 and of the p99 no worse than STPE's; >= COLD_LAUNCHES launches each,
      *          alternating (PunctualityHarness.cold alternates).
@@ -28,9 +28,9 @@ public final class Punctuality {
      *          per-round p99 no worse than STPE's, and the worst round's max no worse than STPE's worst.
      *   tail   over >= TAIL_BURSTS bursts per kind of lateness-burst's default row (1 spinning thread): the bursts
      *          whose own p99 exceeds 1 ms, and 2 ms, no more than STPE's count + 2% of the bursts; the p95 over
-     *          bursts of the per-burst p99 at most 1.2x STPE's. The same in each of the other rows the issue names
-     *          (2 spinning threads, 3 executors, 4 workers: Figures.burstTailVariants), one target each; the full run
-     *          measures them, quick only the default row.
+     *          bursts of the per-burst p99 at most 1.2x STPE's. The same in each of three other rows (2 spinning
+     *          threads, 3 executors, 4 workers: Figures.burstTailVariants), one target each; the full run measures
+     *          them, quick only the default row.
      *
      * A run with fewer launches, rounds or bursts than the goal asks still gets a verdict from its figures, and the
      * verdict says it is a short-run estimate ("quick: 3 launches, goal asks 5"). As in Targets: a missing figure
@@ -60,7 +60,7 @@ public final class Punctuality {
                 + " round's garbage), the first (cold) round not counted; the median of the per-round p99s and the worst"
                 + " round's max. Bursts: lateness-burst's %s row (%,d timers due %d ms ± %s ms, %d us"
                 + " callbacks, %d spinning thread(s)); per burst its own p99: how many bursts had it above 1 ms and 2 ms, and the"
-                + " p95 over bursts of it (nearest rank). Goals (issue 24; 20k timers of 1-100 ms, the default row with 1 spinning"
+                + " p95 over bursts of it (nearest rank). Goals (20k timers of 1-100 ms, the default row with 1 spinning"
                 + " thread): cold p50 and p99, warm p99 and worst max no worse than STPE's; bursts over 1 ms and over 2 ms no more"
                 + " than STPE's + %d%% of the bursts, the p95 of p99s at most %sx STPE's; the same tail goal in each variant row"
                 + " listed (one thing changed from the default row: 2 spinning threads, 3 executors sharing the burst, or 4 workers;"
@@ -162,8 +162,8 @@ public final class Punctuality {
 
     /** Cold: timewheel's median p50 and median p99 over launches no worse than STPE's. */
     static Target cold(Summary ours, Summary stpe, boolean quick) {
-        String goal = "punctuality, cold (issue 24): first-round p50 and p99 no worse than STPE's (medians of >= "
-                + COLD_LAUNCHES + " alternating launches)";
+        String goal = "punctuality, cold: first-round p50 and p99 no worse than STPE's (medians of >= " + COLD_LAUNCHES
+                + " launches)";
         if (ours == null || stpe == null || ours.rounds() == 0 || stpe.rounds() == 0) {
             return Target.notMeasured(goal, Targets.noFigure(absent(ours, stpe)));
         }
@@ -176,8 +176,8 @@ public final class Punctuality {
 
     /** Warm: timewheel's median per-round p99 and worst round's max no worse than STPE's. */
     static Target warm(Summary ours, Summary stpe, boolean quick) {
-        String goal = "punctuality, warm (issue 24): median per-round p99 and worst round's max no worse than STPE's (>= "
-                + WARM_ROUNDS + " interleaved rounds)";
+        String goal = "punctuality, warm: median per-round p99 and worst max no worse than STPE's (>= " + WARM_ROUNDS
+                + " rounds)";
         if (ours == null || stpe == null || ours.rounds() == 0 || stpe.rounds() == 0) {
             return Target.notMeasured(goal, Targets.noFigure(absent(ours, stpe)));
         }
@@ -195,16 +195,17 @@ public final class Punctuality {
 
     /** The tail goal in a variant row ({@code variant} names it; null: the default row). */
     static Target tail(Tail ours, Tail stpe, boolean quick, String variant) {
-        String goal = "punctuality, bursts under load" + (variant == null ? "" : ", " + variant)
-                + " (issue 24): bursts with p99 > 1 ms and > 2 ms at most STPE's + "
-                + TAIL_SLACK_PERCENT + "% of bursts, p95 of per-burst p99s <= " + TAIL_P95_FACTOR + "x STPE's (>= " + TAIL_BURSTS
-                + " bursts)";
+        String goal = variant == null
+                ? "punctuality, bursts' tail: bursts with p99 > 1 ms, > 2 ms <= STPE's + " + TAIL_SLACK_PERCENT
+                        + "%; p95 of p99s <= " + TAIL_P95_FACTOR + "x STPE's (>= " + TAIL_BURSTS + " bursts)"
+                : "punctuality, bursts' tail, " + variant + ": as in the default row";
         if (ours == null || stpe == null || ours.bursts() == 0 || stpe.bursts() == 0) {
             return Target.notMeasured(goal, Targets.noFigure(absentTail(ours, stpe)));
         }
-        String measured = String.format("p99 > 1 ms: %s vs %s; > 2 ms: %s vs %s; p95 of p99s %s vs %s ms (%s)", ours.share(ours.over1()),
-                stpe.share(stpe.over1()), ours.share(ours.over2()), stpe.share(stpe.over2()), ms(ours.p95OfP99sMillis()),
-                ms(stpe.p95OfP99sMillis()), Bursts.ratio(ours.p95OfP99sMillis() / stpe.p95OfP99sMillis()));
+        String of = ours.bursts() == stpe.bursts() ? "of " + ours.bursts() : "of " + ours.bursts() + " / " + stpe.bursts();
+        String measured = String.format("p99 > 1 ms: %d vs %d, > 2 ms: %d vs %d (%s bursts); p95 of p99s %s vs %s ms (%s)",
+                ours.over1(), stpe.over1(), ours.over2(), stpe.over2(), of, ms(ours.p95OfP99sMillis()), ms(stpe.p95OfP99sMillis()),
+                Bursts.ratio(ours.p95OfP99sMillis() / stpe.p95OfP99sMillis()));
         Verdict over1 = atMostPlusSlack(ours.over1(), ours.bursts(), stpe.over1(), stpe.bursts());
         Verdict over2 = atMostPlusSlack(ours.over2(), ours.bursts(), stpe.over2(), stpe.bursts());
         Verdict p95 = Verdict.atMost(ours.p95OfP99sMillis(), TAIL_P95_FACTOR * stpe.p95OfP99sMillis());
@@ -307,7 +308,7 @@ public final class Punctuality {
         t.row(m + "early / never ran", ours == null ? "-" : ours.early() + " / " + ours.missing(),
                 stpe == null ? "-" : stpe.early() + " / " + stpe.missing(), "");
         if (!warm) {
-            t.row(m + "median time to construct the executor, ms (no goal)", cell(ours, Summary::medianCreate),
+            t.row(m + "median time to build the executor, ms (no goal)", cell(ours, Summary::medianCreate),
                     cell(stpe, Summary::medianCreate), ratio(ours, stpe, Summary::medianCreate));
         }
     }

@@ -7,10 +7,6 @@ import io.timewheel.bench.harness.LoadedLatenessHarness;
 import io.timewheel.bench.harness.MemoryHarness;
 import io.timewheel.bench.peer.Peer;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,12 +14,15 @@ import java.util.Map;
 /** The full run's Markdown report. */
 public final class Report {
 
+    /** How every report begins: the line that tells a results folder from any other. */
+    public static final String TITLE = "# timewheel benchmark results";
+
     private Report() {
     }
 
     public static String markdown(Figures f, String[] argv, String loadBefore, String loadAfter, double minutes, boolean matrix) {
         StringBuilder md = new StringBuilder();
-        md.append("# timewheel benchmark results (Java ").append(Machine.javaFeature()).append(")\n\n");
+        md.append(TITLE).append(" (Java ").append(Machine.javaFeature()).append(")\n\n");
         md.append("Written by `full` (").append(String.format("%.1f", minutes)).append(" min). Every figure comes from this one run,"
                 + " with timewheel and the peers measured side by side on the same machine.\n\n");
         md.append("## Machine\n\n").append(Machine.markdown(argv, loadBefore, loadAfter)).append('\n');
@@ -44,7 +43,7 @@ public final class Report {
         }
         md.append("\nEvery implementation runs due tasks on one thread (a pool of one, or the timer's own worker).\n\n");
 
-        md.append("## Headline\n\n").append(Headline.table(f).markdown()).append('\n').append(Headline.RATIO_NOTE).append("\n\n");
+        md.append("## Headline\n\n").append(Headline.table(f).markdown()).append('\n').append(Headline.note(f)).append("\n\n");
         md.append("## Targets\n\n").append(Targets.table(f).markdown()).append('\n').append(Targets.summary(f))
                 .append(". A target whose figure is missing (a failed JMH fork, a peer not run, a harness that saw nothing) reads"
                         + " \"not measured\", and is not counted as met.\n\n");
@@ -157,7 +156,7 @@ public final class Report {
 
         if (!f.bursts.isEmpty()) {
             BurstLatenessHarness.Config d = f.bursts.get(0).config;
-            md.append("## Lateness in bursts under load (issue 12)\n\n`lateness-burst --matrix`: bursts of one-shot timers due a"
+            md.append("## Lateness in bursts under load\n\n`lateness-burst --matrix`: bursts of one-shot timers due a"
                     + " fixed delay ± a jitter after they are scheduled, arriving within a fraction of a millisecond, each callback"
                     + " busy-spinning a few microseconds, while other threads keep CPUs busy; the same bursts on the JDK's STPE and"
                     + " on timewheel, in interleaved slots (stpe, timewheel, timewheel, stpe, ...) after warm-up slots not counted,"
@@ -167,7 +166,8 @@ public final class Report {
                             + " %d us callbacks, %d worker(s), %d executor(s), %d load thread(s), a burst every %d ms.", d.bursts, d.timers,
                             d.deadlineMs, Bursts.us(d.jitterMs), d.arrivalUs, d.workUs, d.workers, d.executors, d.load, d.gapMs))
                     .append(" Each other row changes one thing.\n\n");
-            md.append(Bursts.table(f.bursts).markdown()).append('\n').append(Bursts.NOTE).append("\n\n");
+            md.append(Bursts.table(f.bursts).markdown()).append('\n').append(Bursts.checks(f.bursts).markdown()).append('\n')
+                    .append(Bursts.NOTE).append("\n\n");
             for (BurstLatenessHarness.Result r : f.bursts) {
                 md.append("- ").append(r.config.name).append(": ").append(r.config.describe())
                         .append(String.format(" (%.0f s)", r.seconds)).append('\n');
@@ -175,16 +175,12 @@ public final class Report {
             md.append("\nPer-burst p50, p99, max, early fires: `raw/lateness-burst.csv`.\n\n");
         }
 
-        md.append("## Punctuality against STPE (issue 24)\n\n`punctuality cold`, `punctuality warm` and runs of"
-                + " `lateness-burst`'s default row and of the variant rows the issue names, each of its own (per-burst figures:"
+        md.append("## Punctuality against STPE\n\n`punctuality cold`, `punctuality warm` and runs of"
+                + " `lateness-burst`'s default row and of three variant rows, each of its own (per-burst figures:"
                 + " `raw/punctuality-bursts.csv`), timewheel and STPE side by side: a cold JVM's first round, warm rounds, and the"
                 + " tail of bursts under load.\n\n");
         md.append(Punctuality.table(f).markdown()).append('\n').append(Punctuality.note(f)).append("\n\n");
-        Table goals = new Table("goal", "measured", "verdict");
-        for (Target t : Punctuality.targets(f)) {
-            goals.row(t.goal, t.measured, t.verdictText());
-        }
-        md.append(goals.markdown()).append('\n');
+        md.append(Targets.table(Punctuality.targets(f), List.of()).markdown()).append('\n');
 
         md.append("## Memory per pending timer\n\n`memory`: JOL `GraphLayout.parseInstance(root).totalSize()` with 1M timers"
                 + " pending minus the same with none, all timers running one shared Runnable (the user's task is not counted;"
@@ -200,7 +196,7 @@ public final class Report {
         if (f.peers.contains(Peer.FJP)) {
             md.append("Java 25's ForkJoinPool keeps its delayed tasks in a heap held by a local variable of its delay-scheduler"
                     + " thread's loop, which no object field reaches: JOL cannot see them, and the headline uses the heap figure"
-                    + " for it (marked \"heap\").\n\n");
+                    + " for it (marked " + Headline.HEAP_MARK + ").\n\n");
         }
 
         md.append("## Idle cost\n\n`idle`: each implementation in a fresh JVM, its threads found by diffing before/after, one task run"
@@ -240,45 +236,8 @@ public final class Report {
                 .append("java -jar bench/target/timewheel-bench.jar quick         # the 3.5-4.5 minute headline table, targets and punctuality verdicts\n")
                 .append("java -jar bench/target/timewheel-bench.jar jmh ScheduleCancelBenchmark -p peer=timewheel,stpe-roc -p pending=1000000 -t 2\n")
                 .append("java -jar bench/target/timewheel-bench.jar jmh ScheduleCancelBenchmark -p peer=timewheel -p pending=1000000 -prof gc\n")
-                .append("```\n\nJMH's own output and JSON for every benchmark: `raw/`.\n");
+                .append("```\n\nJMH's results for every benchmark, as JSON: `raw/*.json`.\n");
         return md.toString();
-    }
-
-    /** The last line of the part of bench/results/README.md that writeIndex writes; what follows is kept. */
-    static final String INDEX_END = "Each report records the machine, the JDK, the load and the exact command.\n";
-
-    /**
-     * bench/results/README.md: links to every run's report, then whatever the file already had after them
-     * (the hand-written index of the other results files), kept as it was.
-     */
-    public static void writeIndex(Path resultsDir) throws IOException {
-        if (resultsDir == null) {
-            return;
-        }
-        List<String> runs = new ArrayList<>();
-        try (DirectoryStream<Path> dir = Files.newDirectoryStream(resultsDir)) {
-            for (Path p : dir) {
-                if (Files.isRegularFile(p.resolve("report.md"))) {
-                    runs.add(p.getFileName().toString());
-                }
-            }
-        }
-        runs.sort(null);
-        StringBuilder md = new StringBuilder("# timewheel benchmark results\n\nOne folder per full run"
-                + " (`java -jar bench/target/timewheel-bench.jar full`), named after the JDK it ran on:\n\n");
-        for (String r : runs) {
-            md.append("- [").append(r).append("](").append(r).append("/report.md)\n");
-        }
-        md.append("\n").append(INDEX_END);
-        Path index = resultsDir.resolve("README.md");
-        if (Files.isRegularFile(index)) {
-            String old = Files.readString(index);
-            int end = old.indexOf(INDEX_END);
-            if (end >= 0) {
-                md.append(old, end + INDEX_END.length(), old.length());
-            }
-        }
-        Files.writeString(index, md.toString());
     }
 
     private static String score(Figures f, Peer p, int pending, int threads) {

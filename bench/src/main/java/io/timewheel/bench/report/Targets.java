@@ -12,9 +12,10 @@ import java.util.List;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The targets of issues 10, 12 and 24 (the last: {@link Punctuality}), checked against one run's figures, each met,
- * missed or not measured.
- * Pure: reads a {@link Figures}, runs nothing; the quick and full runs and the report print its table.
+ * The targets: throughput and its scaling against the peers, expiry, lateness against STPE (in rounds, under load,
+ * in bursts, and the punctuality goals of {@link Punctuality}), memory, idle cost and threads, each checked against
+ * one run's figures: met, missed or not measured. Pure: reads a {@link Figures}, runs nothing; the quick and full
+ * runs and the report print its table.
  */
 public final class Targets {
 
@@ -50,20 +51,30 @@ public final class Targets {
     private Targets() {
     }
 
-    /** The targets table with, last, this run's A/A control of the bursts (a figure, no goal). */
+    /** The widest the target and verdict columns wrap at in the text form: the measured figures get the rest. */
+    static final int TARGET_WIDTH = 44, VERDICT_WIDTH = 24;
+
+    /**
+     * The targets table, each target's verdict beside it, with, last, this run's A/A control of the bursts (a figure,
+     * no goal).
+     */
     public static Table table(Figures f) {
-        Table t = new Table("target", "measured", "verdict");
-        for (Target target : of(f)) {
-            t.row(target.goal, target.measured, target.verdictText());
+        return table(of(f), f.bursts);
+    }
+
+    static Table table(List<Target> targets, List<BurstLatenessHarness.Result> bursts) {
+        Table t = new Table("target", "verdict", "measured").left(1, 2).maxWidth(0, TARGET_WIDTH).maxWidth(1, VERDICT_WIDTH);
+        for (Target target : targets) {
+            t.row(target.goal, target.verdictText(), target.measured);
         }
         BurstLatenessHarness.Result control = null;
-        for (BurstLatenessHarness.Result r : f.bursts) {
+        for (BurstLatenessHarness.Result r : bursts) {
             control = r.config.control ? r : control;
         }
         if (control != null) {
-            t.row("bursts under load: this run's noise (A/A control, STPE vs STPE, default row)",
+            t.row("bursts under load: this run's noise (A/A control, STPE vs STPE, default row)", "(no goal)",
                     String.format("p50 %s, p99 %s (paired %s / %s)", Bursts.ratio(control.p50Ratio()), Bursts.ratio(control.p99Ratio()),
-                            Bursts.ratio(control.pairedP50Ratio()), Bursts.ratio(control.pairedP99Ratio())), "(no goal)");
+                            Bursts.ratio(control.pairedP50Ratio()), Bursts.ratio(control.pairedP99Ratio())));
         }
         return t;
     }
@@ -84,7 +95,7 @@ public final class Targets {
                 : String.format("targets: %d met, %d missed, %d not measured (of %d)", met, missed, unmeasured, targets.size());
     }
 
-    /** Every target, in the order of the issue. */
+    /** Every target: throughput, expiry, lateness, bursts, punctuality, memory, idle, threads. */
     public static List<Target> of(Figures f) {
         Peer us = Peer.TIMEWHEEL;
         int pending = f.largePending();
@@ -97,9 +108,9 @@ public final class Targets {
         t.add(new Target(goal, v == Verdict.NOT_MEASURED ? "-"
                 : ratio(ours, roc) + " (" + Headline.fmt(ours) + " vs " + Headline.fmt(roc) + " Mops/s)", v,
                 v == Verdict.NOT_MEASURED ? noFigure(names(ours, us.id(), roc, Peer.STPE_ROC.id())) : ""));
-        for (int threads : new int[] {1, 2, 4}) { // the issue's scaling goal: 1.5x with one producer, 2x with 2 and with 4
+        for (int threads : new int[] {1, 2, 4}) { // the scaling goal: 1.5x with one producer, 2x with 2 and with 4
             String who = threads == 1 ? "1 producer" : threads + " producers";
-            goal = "schedule+cancel " + at + ", " + who + " >= " + (threads == 1 ? "1.5x" : "2x") + " the best of Netty and the Java 25 FJP scheduler";
+            goal = "schedule+cancel " + at + ", " + who + " >= " + (threads == 1 ? "1.5x" : "2x") + " the best of Netty and FJP";
             if (f.quick && threads > 2) {
                 t.add(Target.notMeasured(goal, "full run only"));
                 continue;
@@ -149,7 +160,7 @@ public final class Targets {
     }
 
     /**
-     * The issue's expiry goal: every iteration of ExpiryBenchmark under 1.2x its window (1.2 s for 1 s), and the
+     * The expiry goal: every iteration of ExpiryBenchmark under 1.2x its window (1.2 s for 1 s), and the
      * median no worse than the best peer's median, over every peer that runs on this JDK.
      */
     private static void expiry(Figures f, List<Target> t) {
@@ -169,7 +180,7 @@ public final class Targets {
 
     private static void bursts(List<BurstLatenessHarness.Result> bursts, List<Target> t) {
         if (bursts.isEmpty()) {
-            t.add(Target.notMeasured("bursts under load (issue 12)", noFigure(List.of("lateness-burst"))));
+            t.add(Target.notMeasured("bursts under load", noFigure(List.of("lateness-burst"))));
             return;
         }
         BurstLatenessHarness.Result b = bursts.get(0);
@@ -211,7 +222,7 @@ public final class Targets {
                 later.isEmpty() ? "none later of " + variants : "later: " + String.join(", ", later), noneLater));
     }
 
-    /** One burst configuration against the goal of issue 12: p50 and p99 no worse than STPE's, none early, none lost. */
+    /** One burst configuration against the bursts' goal: p50 and p99 no worse than STPE's, none early, none lost. */
     static Verdict burstGoal(BurstLatenessHarness.Result r) {
         if (r.timewheel().early() > 0 || r.timewheel().missing() > 0) {
             return Verdict.MISSED;

@@ -3,7 +3,6 @@ package io.timewheel.bench.run;
 import io.timewheel.bench.report.Charts;
 import io.timewheel.bench.report.Figures;
 import io.timewheel.bench.report.Headline;
-import io.timewheel.bench.report.JmhRow;
 import io.timewheel.bench.report.Machine;
 import io.timewheel.bench.report.Punctuality;
 import io.timewheel.bench.report.Report;
@@ -11,6 +10,7 @@ import io.timewheel.bench.report.Targets;
 
 import io.timewheel.bench.harness.AgentHarness;
 import io.timewheel.bench.harness.Args;
+import io.timewheel.bench.harness.Console;
 import io.timewheel.bench.harness.BurstLatenessHarness;
 import io.timewheel.bench.harness.IdleHarness;
 import io.timewheel.bench.harness.LatenessHarness;
@@ -31,12 +31,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The full run: every benchmark and harness, written to a results folder as {@code report.md} with PNG
- * charts, JMH's logs and JSON, and the lateness histograms (raw/). About 15 minutes on 2 cores (the burst matrix: about one),
- * plus about seven for the punctuality of issue 24 (62 cold launches, 82 warm rounds, 4 x 2 x 420 burst slots).
- * {@code --tiny} runs the same pipeline at toy sizes in about a minute (to check it, not to quote).
+ * The full run: every benchmark and harness, written to a results folder as {@code report.md}, its PNG charts, and
+ * in {@code raw/} the figures they are drawn from (JMH's JSON, the lateness histograms, the per-burst CSVs). About
+ * 23 minutes on 2 CPUs: the benchmarks and harnesses about 15, the punctuality against STPE about 7 (62 cold
+ * launches, 82 warm rounds, 4 x 2 x 420 burst slots). The folder is regenerated: the files a full run writes are
+ * deleted before it starts, any other file is left where it is and named ({@link ResultsFolder}). JMH's own output
+ * goes to the console. {@code --tiny} runs the same pipeline at toy sizes in about a minute, into a temporary
+ * folder unless {@code --out} says otherwise (to check it, not to quote).
  *
- * <p>Run: {@code java -jar bench/target/timewheel-bench.jar full [--out bench/results/jdk17] [--matrix] [--peers all] [--tiny]}
+ * <p>Run: {@code java -jar bench/target/timewheel-bench.jar full [--out DIR] [--matrix] [--peers all] [--tiny]}
+ * (DIR defaults to this JDK's committed results folder, {@code jdkNN} for its feature release NN: {@link #DEFAULT_OUT}).
  */
 public final class FullRun {
 
@@ -47,24 +51,24 @@ public final class FullRun {
         int headlineIterations = 5; // schedule+cancel on 1 thread: the headline, worth two more seconds each
         int singleShotWarmups = 3, singleShotIterations = 5;
         int expiryTimers = 1_000_000, expiryWindowMs = 1000, expiryWarmups = 1, expiryIterations = 3;
-        int latenessTimers = 100_000, latenessRounds = 5; // the issue's measure: the median of 5 interleaved round p99s
+        int latenessTimers = 100_000, latenessRounds = 5; // the target's measure: the median of 5 interleaved round p99s
         int loadedMillis = 3_000;
         /** lateness-burst: the default row; the full run runs its matrix. */
         BurstLatenessHarness.Config burst = BurstLatenessHarness.Config.defaults();
         /**
-         * Punctuality (issue 24), above the goals' sizes (5 launches, 10 counted rounds, 150 bursts): a surer verdict.
-         * Where the two executors are equally punctual, a verdict is a draw of the machine's noise, and more rounds
-         * and bursts make it a surer one, for either kind: with a share p of bursts over a bound, the difference of
-         * the two counts over n bursts each spreads by sqrt(2 p (1 - p) n) bursts, against the goal's allowance of
-         * 0.02 n (at p = 4%: 3.4 bursts against 3 at n = 150, 5.5 against 8 at n = 400). Cold launches likewise:
-         * a launch's p99 ranges over 4-24 ms for either kind in one run, and with 9 launches each a timewheel
-         * whose p99 over 30 launches was 0.85x STPE's still came out above it in 29% of bootstrap draws (JDK
-         * 17; 16% with 25 launches), so 31 (~45 s; bench/results/jdk17/cold-launches-s38.txt).
+         * Punctuality, above the goals' sizes (5 launches, 10 counted rounds, 150 bursts): a surer verdict. Where the
+         * two executors are equally punctual, a verdict is a draw of the machine's noise, and more rounds and bursts
+         * make it a surer one, for either kind: with a share p of bursts over a bound, the difference of the two
+         * counts over n bursts each spreads by sqrt(2 p (1 - p) n) bursts, against the goal's allowance of 0.02 n
+         * (at p = 4%: 3.4 bursts against 3 at n = 150, 5.5 against 8 at n = 400). Cold launches likewise: a
+         * launch's p99 ranges several-fold between launches of either kind, and a median of 9 launches each often
+         * puts the better kind behind; 31 launches per kind take ~45 s. How often a median of n launches ranks the
+         * kinds wrongly: {@code punctuality cold --launches 30}, its launches resampled.
          */
         int coldLaunches = 31, warmRounds = 40 + PunctualityHarness.WARM_SKIP, punctualityTimers = 20_000, punctualityMaxDelayMs = 100;
         /** The bursts of the tail goal: the default row, a run of its own beside the matrix's. */
         BurstLatenessHarness.Config tail = BurstLatenessHarness.Config.defaults().bursts(400);
-        /** The tail goal's other rows (issue 24: 2 spinning threads, 3 executors, 4 workers), as many bursts each. */
+        /** The tail goal's other rows (2 spinning threads, 3 executors, 4 workers), as many bursts each. */
         List<BurstLatenessHarness.Config> tailVariants = variants(tail);
 
         static List<BurstLatenessHarness.Config> variants(BurstLatenessHarness.Config base) {
@@ -118,6 +122,9 @@ public final class FullRun {
         }
     }
 
+    /** Where a full run writes, relative to the repository's root, followed by the JDK's feature release. */
+    static final String DEFAULT_OUT = "bench/results/jdk";
+
     private FullRun() {
     }
 
@@ -126,7 +133,7 @@ public final class FullRun {
         List<Peer> peers = Peer.parse(args.get("peers", "all"));
         boolean tiny = args.flag("tiny");
         Path out = Path.of(args.get("out", tiny ? System.getProperty("java.io.tmpdir") + "/timewheel-full-tiny"
-                : "bench/results/jdk" + Machine.javaFeature()));
+                : DEFAULT_OUT + Machine.javaFeature()));
         String[] command = new String[argv.length + 1];
         command[0] = "full";
         System.arraycopy(argv, 0, command, 1, argv.length);
@@ -135,10 +142,14 @@ public final class FullRun {
 
     static void run(List<Peer> peers, Path dir, boolean matrix, Sizes z, String[] argv, PrintStream out) throws Exception {
         long t0 = System.nanoTime();
-        Path raw = dir.resolve("raw");
-        Files.createDirectories(raw);
+        ResultsFolder folder = new ResultsFolder(dir);
+        List<String> cleared = folder.clear();
         String loadBefore = Machine.loadAverage();
-        out.printf("timewheel full run -> %s (%s, load %s)%n", dir, Machine.jdk(), loadBefore);
+        out.println(Console.wrap("", String.format("timewheel full run -> %s (%s, load %s)", dir, Machine.jdk(), loadBefore)));
+        if (!cleared.isEmpty()) {
+            out.printf("  deleted the %d files of the last full run there%n", cleared.size());
+        }
+        notOurs(folder, out);
         Figures f = new Figures(peers);
         f.pendings = z.pendings;
         String[] ids = QuickRun.ids(peers);
@@ -147,58 +158,58 @@ public final class FullRun {
         step(out, "schedule+cancel, 1 thread, pending " + String.join(" / ", pendings));
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL).param("peer", ids).param("pending", pendings)
                 .warmup(1, z.warmupMillis).measure(z.headlineIterations, z.measureMillis)
-                .output(raw.resolve("schedule-cancel-t1.log"), raw.resolve("schedule-cancel-t1.json"))));
+                .console().json(folder.raw("schedule-cancel-t1.json"))));
         for (int threads : new int[] {2, 4, 8}) {
             String[] p = matrix ? pendings : new String[] {z.large()};
             step(out, "schedule+cancel, " + threads + " threads, pending " + String.join(" / ", p));
             f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_CANCEL).param("peer", ids).param("pending", p).threads(threads)
                     .warmup(1, z.warmupMillis).measure(z.measureIterations, z.measureMillis)
-                    .output(raw.resolve("schedule-cancel-t" + threads + ".log"), raw.resolve("schedule-cancel-t" + threads + ".json"))));
+                    .console().json(folder.raw("schedule-cancel-t" + threads + ".json"))));
         }
         step(out, "schedule only (insert rate), " + z.large() + " pending");
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.SCHEDULE_ONLY).param("peer", ids).param("pending", z.large())
                 .warmup(1, z.warmupMillis).measure(z.measureIterations, z.measureMillis)
-                .output(raw.resolve("schedule-only.log"), raw.resolve("schedule-only.json"))));
+                .console().json(folder.raw("schedule-only.json"))));
         step(out, "expiry: " + z.expiryTimers + " timers due within " + z.expiryWindowMs + " ms");
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec(Figures.EXPIRY).param("peer", ids)
                 .param("timers", Integer.toString(z.expiryTimers)).param("windowMs", Integer.toString(z.expiryWindowMs))
-                .warmup(z.expiryWarmups, 0).measure(z.expiryIterations, 0).output(raw.resolve("expiry.log"), raw.resolve("expiry.json"))));
+                .warmup(z.expiryWarmups, 0).measure(z.expiryIterations, 0).console().json(folder.raw("expiry.json"))));
         step(out, "TimerWheel vs Agrona DeadlineTimerWheel");
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.addCancel").param("pending", pendings)
                 .warmup(2, z.warmupMillis).measure(z.measureIterations, z.measureMillis)
-                .output(raw.resolve("wheel-add-cancel.log"), raw.resolve("wheel-add-cancel.json"))));
+                .console().json(folder.raw("wheel-add-cancel.json"))));
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.add").param("pending", pendings)
                 .warmup(z.singleShotWarmups, 0).measure(z.singleShotIterations, 0)
-                .output(raw.resolve("wheel-add.log"), raw.resolve("wheel-add.json"))));
+                .console().json(folder.raw("wheel-add.json"))));
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.cancel").param("pending", pendings)
                 .warmup(z.singleShotWarmups, 0).measure(z.singleShotIterations, 0)
-                .output(raw.resolve("wheel-cancel.log"), raw.resolve("wheel-cancel.json"))));
+                .console().json(folder.raw("wheel-cancel.json"))));
         f.jmh.addAll(JmhRuns.run(new JmhRuns.Spec("WheelBenchmark.advance").param("pending", pendings)
                 .warmup(z.singleShotWarmups, 0).measure(z.singleShotIterations, 0)
-                .output(raw.resolve("wheel-advance.log"), raw.resolve("wheel-advance.json"))));
+                .console().json(folder.raw("wheel-advance.json"))));
 
         step(out, "lateness");
         f.latenessRounds = z.latenessRounds;
         f.lateness = LatenessHarness.run(peers, z.latenessTimers, 500, z.latenessRounds, out);
         for (Map.Entry<Peer, LatenessHarness.Result> e : f.lateness.entrySet()) {
-            try (PrintStream hgrm = new PrintStream(Files.newOutputStream(raw.resolve("lateness-" + e.getKey().id() + ".hgrm")))) {
+            try (PrintStream hgrm = new PrintStream(Files.newOutputStream(folder.raw("lateness-" + e.getKey().id() + ".hgrm")))) {
                 e.getValue().lateness.outputPercentileDistribution(hgrm, 1e6); // in milliseconds
             }
         }
         step(out, "lateness under load");
         f.loadedLateness = LoadedLatenessHarness.run(peers, 1, z.loadedMillis, out);
         step(out, "lateness in bursts under load (matrix)");
-        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(raw.resolve("lateness-burst.csv")))) {
+        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(folder.raw("lateness-burst.csv")))) {
             f.bursts = BurstLatenessHarness.run(BurstLatenessHarness.matrix(z.burst), out, csv);
         }
-        step(out, "punctuality against STPE (issue 24): cold launches, warm rounds, the tail of bursts under load");
+        step(out, "punctuality against STPE: cold launches, warm rounds, the tail of bursts under load");
         List<Peer> pair = List.of(Peer.TIMEWHEEL, Peer.STPE);
         f.punctualityTimers = z.punctualityTimers;
         f.punctualityMaxDelayMs = z.punctualityMaxDelayMs;
         f.coldLaunches = PunctualityHarness.cold(pair, z.coldLaunches, z.punctualityTimers, z.punctualityMaxDelayMs, out);
         out.println();
         f.warmRounds = PunctualityHarness.warm(pair, z.warmRounds, z.punctualityTimers, z.punctualityMaxDelayMs, out);
-        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(raw.resolve("punctuality-bursts.csv")))) {
+        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(folder.raw("punctuality-bursts.csv")))) {
             List<BurstLatenessHarness.Config> tails = new ArrayList<>();
             tails.add(z.tail.named("default, tail"));
             tails.addAll(z.tailVariants);
@@ -206,7 +217,7 @@ public final class FullRun {
             f.burstTail = ran.get(0);
             f.burstTailVariants = new ArrayList<>(ran.subList(1, ran.size()));
         }
-        out.printf("%n%s%s%n", Punctuality.table(f).text(), Punctuality.note(f));
+        out.printf("%n%s%s%n", Punctuality.table(f).text(), Console.wrap("", Punctuality.note(f)));
         step(out, "memory");
         f.memory = MemoryHarness.run(peers, z.memoryTimers, out);
         step(out, "idle");
@@ -222,10 +233,18 @@ public final class FullRun {
         charts(f, dir);
         String report = Report.markdown(f, argv, loadBefore, loadAfter, minutes, matrix);
         Files.writeString(dir.resolve("report.md"), report);
-        Report.writeIndex(dir.getParent());
-        out.printf("%n== headline ==%n%s%s%n== targets ==%n%s%s%n", Headline.table(f).text(), Headline.RATIO_NOTE + "\n",
+        out.printf("%n== headline ==%n%s%s%n== targets ==%n%s%s%n", Headline.table(f).text(), Console.wrap("", Headline.note(f)) + "\n",
                 Targets.table(f).text(), Targets.summary(f));
         out.printf("%nwrote %s (%.1f min)%n", dir.resolve("report.md"), minutes);
+        notOurs(folder, out);
+    }
+
+    /** Names the files in the folder that a full run does not write: they are not this run's evidence. */
+    private static void notOurs(ResultsFolder folder, PrintStream out) throws IOException {
+        List<String> foreign = folder.foreign();
+        if (!foreign.isEmpty()) {
+            out.println(Console.wrap("  ", "not written by full, left as they are: " + String.join(", ", foreign)));
+        }
     }
 
     private static int stepNo;

@@ -1,12 +1,5 @@
 package io.timewheel.bench.run;
 
-import io.timewheel.bench.report.Charts;
-import io.timewheel.bench.report.Figures;
-import io.timewheel.bench.report.Headline;
-import io.timewheel.bench.report.JmhRow;
-import io.timewheel.bench.report.Machine;
-import io.timewheel.bench.report.Report;
-
 import io.timewheel.bench.report.JmhRow;
 
 import org.openjdk.jmh.results.RunResult;
@@ -37,7 +30,7 @@ public final class JmhRuns {
         int warmupMillis = 1000;
         int iterations = 2;
         int iterationMillis = 1000;
-        Path log;
+        boolean console;
         Path json;
 
         /** {@code benchmark}: "ClassName.method". */
@@ -67,9 +60,14 @@ public final class JmhRuns {
             return this;
         }
 
-        /** Writes JMH's own console output to {@code log} and its JSON to {@code json} (else silent). */
-        public Spec output(Path log, Path json) {
-            this.log = log;
+        /** Prints JMH's own output (its progress, and why a fork failed) on this JVM's console (else silent). */
+        public Spec console() {
+            console = true;
+            return this;
+        }
+
+        /** Writes JMH's results as JSON to {@code json}. */
+        public Spec json(Path json) {
             this.json = json;
             return this;
         }
@@ -105,9 +103,7 @@ public final class JmhRuns {
         for (Map.Entry<String, String[]> p : spec.params.entrySet()) {
             o.param(p.getKey(), p.getValue());
         }
-        if (spec.log != null) {
-            o.output(spec.log.toString());
-        } else {
+        if (!spec.console) {
             o.verbosity(VerboseMode.SILENT);
         }
         if (spec.json != null) {

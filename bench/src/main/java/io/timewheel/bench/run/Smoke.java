@@ -1,6 +1,5 @@
 package io.timewheel.bench.run;
 
-import io.timewheel.bench.report.Charts;
 import io.timewheel.bench.report.Figures;
 import io.timewheel.bench.report.Headline;
 import io.timewheel.bench.report.JmhRow;

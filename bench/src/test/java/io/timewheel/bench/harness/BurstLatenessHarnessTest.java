@@ -99,7 +99,7 @@ class BurstLatenessHarnessTest {
 
     @Test
     void result_withoutARatio_isNotMeasured_unlessATimerWasLost() {
-        // no burst on either kind: no median, no ratio (the old verdict: "MISSED (p50, p99)", a miss nobody measured)
+        // no burst on either kind: no median, no ratio, and no miss either ("MISSED (p50, p99)" would be a miss nobody measured)
         Result none = result(new Summary(Kind.STPE), new Summary(Kind.TIMEWHEEL));
         assertFalse(none.goalMet());
         assertEquals("not measured (no ratio)", none.verdict());

@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The opt-in peer {@code timewheel-vt} (issue 27: lateness of timewheel's virtual-thread mode next to its platform
- * mode): selectable by id, never in "all", unavailable before Java 21. Correctness only; no figure is measured.
+ * The opt-in peer {@code timewheel-vt} (timewheel's virtual-thread mode, measured next to its platform mode):
+ * selectable by id, never in "all", unavailable before Java 21. Correctness only; no figure is measured.
  */
 class PeerTest {
 

@@ -41,7 +41,7 @@ class TargetsTest {
         scheduleCancel(f, Peer.TIMEWHEEL, M, 1, 30);
         scheduleCancel(f, Peer.NETTY_1MS, M, 1, 10);
         scheduleCancel(f, Peer.FJP, M, 1, 5); // required on Java 25 only
-        // netty-100ms's fork failed: no row. Against netty-1ms alone timewheel would be 3x: the old code said "met"
+        // netty-100ms's fork failed: no row. Against netty-1ms alone timewheel would be 3x: "met" on a figure short
         Target t = target(f, "schedule+cancel @1M, 1 producer");
         assertEquals(Verdict.NOT_MEASURED, t.verdict);
         assertEquals("not measured (no figure for netty-100ms)", t.verdictText());
@@ -97,7 +97,7 @@ class TargetsTest {
                 expiry(f, p, 1500, 1600); // all slower than timewheel
             }
         }
-        // netty-100ms was the best peer of the JDK 25 full run; without it the old code said "met"
+        // netty-100ms can be the best peer; without its figure, "met" against the others would be unfounded
         Target t = target(f, "expiry: median no worse than the best peer's");
         assertEquals("not measured (no figure for netty-100ms)", t.verdictText());
         assertEquals("met", target(f, "expiry of 1M timers due within 1000 ms: every iteration < 1200 ms").verdictText());
@@ -119,7 +119,7 @@ class TargetsTest {
 
     @Test
     void memory_jolSawNoTimers_isNotMeasured() {
-        // JOL's graph did not hold the timers: 0 bytes per timer, which the old code called "met" (0 <= 60)
+        // JOL's graph did not hold the timers: 0 bytes per timer, which a plain comparison would call "met" (0 <= 60)
         Target t = Targets.memory(new MemoryHarness.Result(Peer.TIMEWHEEL, M, 0.0, 0.0, 80.0));
         assertEquals("not measured (JOL did not see the timers)", t.verdictText());
         // bytes but fewer objects than timers: the growth is not the timers (a timer is at least one object)
@@ -141,7 +141,7 @@ class TargetsTest {
         Figures f = figures();
         f.lateness.put(Peer.TIMEWHEEL, lateness(Peer.TIMEWHEEL, 1000, 0, 3, 1_000_000));
         Target t = target(f, "zero early fires");
-        assertEquals("MISSED (3 never ran)", t.verdictText()); // the old code: "met" (0 early)
+        assertEquals("MISSED (3 never ran)", t.verdictText()); // not "met" for its 0 early fires
         assertEquals("0 early of 1000, 3 never ran", t.measured);
         assertEquals("MISSED", Targets.zeroEarly("g", 1000, 1, 0).verdictText());
         assertEquals("met", Targets.zeroEarly("g", 1000, 0, 0).verdictText());
@@ -150,7 +150,7 @@ class TargetsTest {
     @Test
     void zeroEarly_withoutTimers_isNotMeasured() {
         assertEquals("not measured (no timers)", Targets.zeroEarly("g", 0, 0, 0).verdictText());
-        assertEquals("not measured (no figure for lateness)", target(figures(), "zero early fires").verdictText()); // the old code: no row
+        assertEquals("not measured (no figure for lateness)", target(figures(), "zero early fires").verdictText()); // a row even without the figure
     }
 
     @Test
@@ -158,7 +158,7 @@ class TargetsTest {
         LatenessHarness.Result ours = lateness(Peer.TIMEWHEEL, 1000, 0, 5, 1_000_000); // p99 1 ms over the timers that ran
         LatenessHarness.Result stpe = lateness(Peer.STPE, 1000, 0, 0, 2_000_000);
         Target t = Targets.latenessP99(ours, stpe, 5);
-        assertEquals("MISSED (5 of timewheel's timers never ran)", t.verdictText()); // the old code: "met" (1 ms <= 2 ms)
+        assertEquals("MISSED (5 of timewheel's timers never ran)", t.verdictText()); // not "met" for 1 ms <= 2 ms
         assertEquals("met", Targets.latenessP99(lateness(Peer.TIMEWHEEL, 1000, 0, 0, 1_000_000), stpe, 5).verdictText());
     }
 
