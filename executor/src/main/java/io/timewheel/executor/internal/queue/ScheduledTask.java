@@ -78,8 +78,8 @@ public class ScheduledTask<V> extends TaskEntry implements RunnableScheduledFutu
      * (ScheduleCancelBenchmark with -t 2 decides it).
      *
      * Layout with compressed oops: 12 header + 24 TimerEntry + 4 queue + 4 state + 4 callable + 4 outcome
-     * + 4 waiters = 56 bytes per pending one-shot timer, the bulk of what bench mode `memory` reports per
-     * pending timer.
+     * + 4 waiters = 56 bytes per pending one-shot timer, its whole cost: the wheel and the inbox link the
+     * entry itself (bench mode `memory` counts the bytes per pending timer).
      */
 
     static final int IDLE = 0;
