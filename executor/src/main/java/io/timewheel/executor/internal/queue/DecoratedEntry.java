@@ -6,7 +6,7 @@ import java.util.concurrent.RunnableScheduledFuture;
 
 /**
  * The queue entry of a task that {@code decorateTask} replaced by an object of another class (or that was
- * offered through {@code getQueue()}): the wheel holds this holder; workers run, and hooks and
+ * offered through {@code getQueue()}): the queue's places hold this holder; workers run, and hooks and
  * {@code getQueue()} see, the decorated task itself. Any thread.
  */
 public final class DecoratedEntry extends TaskEntry {
@@ -25,7 +25,7 @@ public final class DecoratedEntry extends TaskEntry {
 
     /** What decorateTask returned. Immutable. */
     final RunnableScheduledFuture<?> task;
-    /** See the notes. */
+    /** 0 while queued, 1 once taken or removed (see the notes). Any thread, via CAS. */
     private volatile int left;
 
     public DecoratedEntry(TaskQueue queue, RunnableScheduledFuture<?> task, long deadline) {

@@ -16,11 +16,12 @@ public final class HandOverBatch {
      *
      * Why a batch. The workers wait on the ready queue's lock for their next task; the tick thread's work per
      * handed-over entry (poll it from the wheel, tryUnfile CAS, copy its keys) is done here, before the lock, so
-     * a worker whose task is due never waits behind it. Under the lock the batch costs one capacity check and,
-     * for the usual batch that starts at or after the ring's tail (the wheel hands deadlines over in order, each
-     * batch later than the one before), a copy of three arrays. Entries before the ring's tail (read late by the
-     * tick thread, or due before an entry a producer appended to the ring) go into the heap one by one, and the
-     * rest of the batch is still copied (the room for all of it is made first, so nothing allocates half-way).
+     * a worker whose task is due never waits behind it. Under the lock the batch costs a capacity check, a
+     * binary search for the ring's tail and, for the usual batch that starts at or after that tail (the wheel
+     * hands deadlines over in order, each batch later than the one before), a copy of three arrays and a fill
+     * of the fourth (readyAt). Entries before the ring's tail (read late by the tick thread, or due before an
+     * entry a producer appended to the ring) go into the heap one by one, and the rest of the batch is still
+     * copied (the room for all of it is made first, so nothing allocates half-way).
      * The gathering is paced (takeExpired: Pacer.step per entry, so the tick thread may yield between two
      * entries); the splice, under the lock, never is.
      *
@@ -32,12 +33,19 @@ public final class HandOverBatch {
      * any other.
      *
      * If the splice fails (out of memory growing the ready queue) nothing was added: every entry still queued
-     * goes back into the wheel (tryFile, addInSequence), due, and is handed over at the next advance; none is lost.
+     * goes back into the wheel (tryFile, addInSequence), due, and is handed over at the next advance. That
+     * covers the splice only: a failure while gathering (takeExpired growing these arrays) leaves the entries
+     * already taken, QUEUED, in neither the wheel nor the ready queue.
      */
 
+    /**
+     * The entries, in (deadline, sequence) order, with their deadlines and sequences at the same indices.
+     * Tick thread only.
+     */
     QueueEntry[] entries = new QueueEntry[64];
     long[] deadlines = new long[64];
     int[] sequences = new int[64];
+    /** How many entries the batch holds. Tick thread only. */
     int size;
 
     /** The tick thread's scratch: one per tick thread, reused for every hand-over. */
@@ -46,7 +54,8 @@ public final class HandOverBatch {
 
     /**
      * Takes every expired entry from {@code wheel} (after its advance), keeping those still queued (FILED to
-     * QUEUED), in the wheel's (deadline, sequence) order.
+     * QUEUED), in the wheel's (deadline, sequence) order; {@code pacer} (null: none) may yield the tick
+     * thread's CPU between two entries.
      */
     void takeExpired(TimerWheel<QueueEntry> wheel, Pacer pacer) {
         QueueEntry entry;

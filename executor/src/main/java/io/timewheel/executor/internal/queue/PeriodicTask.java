@@ -21,18 +21,18 @@ public final class PeriodicTask<V> extends ScheduledTask<V> {
      *
      * time: the current scheduled time, what nextDeadline() returns. Written (after construction) only by
      * the thread running the task, before the re-arm CAS that publishes it; read from any thread (getDelay,
-     * compareTo, TaskQueue, ReadyQueue's check of its head). The deadline the wheel and the ready heap order
+     * compareTo, TaskQueue, ReadyQueue's check of its head). The deadline the wheel and the ready queue order
      * by is a copy of it (deadline(), refreshed by whoever places the task), so time can change while a copy
      * under the old time waits in either. After a worker's run (claimed from TAKEN) the worker had popped it
-     * from the ready heap, and it goes back through TaskQueue.dispatch. After a direct run
-     * (someone called run() while it was queued, or after removing it) it may still be filed in the wheel,
-     * or have a stale copy in the ready heap: the tick thread takes it out of the wheel before filing it
-     * again (QueueWheel.refile), and the ready heap drops a head whose nextDeadline() is not the
-     * deadline it copied (ReadyQueue's notes), so the stale copy never runs it early.
+     * from the ready queue, and it goes back through TaskQueue.dispatch. After a direct run (someone called
+     * run() while it was queued, or after removing it) it may still be filed in the wheel, or have a stale
+     * copy in the ready queue: the tick thread takes it out of the wheel before filing it again
+     * (QueueWheel.refile), and the ready queue drops a head whose nextDeadline() is not the deadline it
+     * copied (ReadyQueue's notes), so the stale copy never runs it early.
      * outerTask: what decorateTask returned for this task; that object is what is re-queued.
      *
      * Policies (PeriodicPolicy, its class notes say what each does). policy is null under STPE's behaviour
-     * (the default), and then run() is exactly the path above: no clock read, no extra write. Otherwise,
+     * (the default), and then run() is exactly the path above: no clock read or write beyond STPE's. Otherwise,
      * for a fixed-rate task, the thread running the task reads the clock once at the start of the run
      * (SKIP: is it a period or more late? then the body is not called) and once at its end (RUN_ONCE and
      * SKIP: the next time, time + period, moved forward by whole periods to the first grid point not
@@ -45,7 +45,10 @@ public final class PeriodicTask<V> extends ScheduledTask<V> {
 
     /** Fixed rate if positive, fixed delay if negative (nanoseconds). Immutable. */
     private final long period;
-    /** Current scheduled time. See the notes. */
+    /**
+     * Current scheduled time. Written by the thread running the task, published by the re-arm CAS; read by
+     * any thread (see the notes).
+     */
     private long time;
     /** The decorated task re-queued after each run. Written once, before the first publication. */
     private RunnableScheduledFuture<V> outerTask = this;

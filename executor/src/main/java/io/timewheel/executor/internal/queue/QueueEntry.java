@@ -5,7 +5,8 @@ import io.timewheel.wheel.TimerEntry;
 /**
  * What every place of a queue holds (the tick thread's inbox and wheel, the ready queue) and every consumer
  * takes: a timer entry whose membership of its queue is one atomic fact it owns. It knows nothing of its
- * queue; {@link TaskEntry} adds that. Any thread, except where a method says otherwise.
+ * queue; {@link TaskEntry} adds that, so the places (ReadyQueue, QueueWheel, HandOverBatch) hold entries
+ * that name no queue. Any thread, except where a method says otherwise.
  */
 public abstract class QueueEntry extends TimerEntry {
     /*
@@ -15,10 +16,10 @@ public abstract class QueueEntry extends TimerEntry {
      * queue. Which one holds an entry is an implementation detail; whether the entry is still queued is one
      * atomic fact owned by the entry (isQueued / tryTake / tryRemove), so leaving the queue happens exactly
      * once whoever does it: a worker taking it, remove(), shutdownNow(), a cancel, a direct run. Whoever
-     * makes an entry leave the queue uncounts it (TaskQueue.uncount). A place may keep an entry that left
-     * the queue until it next looks at it: the tick thread drops it from the wheel when an Unlink for it
-     * arrives, when it comes due (tryUnfile fails) or when a snapshot finds it; the ready queue when it comes
-     * to the head.
+     * makes an entry leave the queue counts it out (TaskQueue.uncount, or TaskQueue.cancelled for a cancel).
+     * A place may keep an entry that left the queue until it next looks at it: the tick thread drops it from
+     * the inbox when it reads it (tryFile fails), from the wheel when an Unlink for it arrives, when it comes
+     * due (tryUnfile fails) or when a snapshot finds it; the ready queue when it comes to the head.
      *
      * Unlink. An entry that records its filing (a ScheduledTask: FILED, set by tryFile, cleared by tryUnfile)
      * answers REMOVED_UNLINK from tryRemove only if the tick thread filed it, so only the removal of a filed

@@ -10,37 +10,42 @@ import java.util.function.Consumer;
 /**
  * The tick thread's room for one {@link TaskQueue}: the queue's wheel, the earliest bound the tick thread read
  * before its last drain, and everything the tick thread does to them (file, unlink, re-file, expire and hand
- * over, collect). Tick thread only: created with its queue, touched by the queue's {@link TickThread} alone,
- * or (Snapshot's last resort) by a caller that has seen that thread end.
+ * over, collect). Tick thread only: created with its queue, touched by the thread that owns the queue's wheel
+ * ({@link WheelOwner}) alone, or, once that thread has ended, by a caller waiting for a snapshot.
  */
 public final class QueueWheel {
     /*
      * Implementation notes
      *
-     * Ownership. Every field here is the tick thread's: no other thread reads or writes them, so nothing here
-     * is volatile. What the tick thread shares with producers (earliest, pendingLow, the terminated
-     * flag) stays in TaskQueue, whose notes give the protocol; this class runs the tick thread's
-     * half of it (beginDrain, resetPending via the queue, expire). The ready queue is the workers'; the tick
-     * thread only pushes a batch into it and, for a Snapshot, reads or drains it under its lock.
+     * Ownership. Every mutable field here is the tick thread's: no other thread reads or writes them, so
+     * nothing here is volatile. What the tick thread shares with the queue's producers (earliest, pendingLow,
+     * the terminated flag) is in HandOffBounds, and TaskQueue's notes give the protocol; this class runs the
+     * tick thread's side of it: resetPending right before each detachAll, beginDrain before the drain, and
+     * expire (the hand-over limit, the hand-over, the raise of earliest). The ready queue is the workers'; the
+     * tick thread only pushes a batch into it and, for a snapshot, reads or drains it under its lock.
      *
-     * A dedicated tick thread ends once its executor has terminated and its wheel is empty; a Snapshot that
-     * reached its inbox after its last look is then answered by the waiting caller (Snapshot.await),
-     * which owns this room from then on: the thread's end happens-before the caller's isAlive() returning false
-     * (JLS 17.4.4), and nothing can be offered any more.
+     * A dedicated tick thread ends once its executor has terminated and its wheel is empty; a snapshot whose
+     * request reached its inbox after its last look is then answered by the waiting caller (the tick
+     * package's Snapshot.await), which owns this room from then on: the thread's end happens-before the
+     * caller's isAlive() returning false (JLS 17.4.4), and no thread files anything here any more.
      */
 
     /** The bounds shared with the queue's producers. Immutable. */
     private final HandOffBounds bounds;
     /** The queue's near term, where hand-overs go. Immutable. */
     private final ReadyQueue ready;
+    /** The queue's clock (the wheel's time, a batch's readyAt). Immutable. */
     private final NanoClock clock;
     /** The tick of the wheel, created on the first entry filed. Immutable. */
     private final long tickNanos;
-    /** This queue's wheel, or null while the tick thread has none for it. */
+    /** This queue's wheel, or null while the tick thread has none for it. Tick thread only. */
     private TimerWheel<QueueEntry> wheel;
-    /** The value of the queue's earliest bound read before the last drain (TaskQueue's notes). */
+    /**
+     * The earliest bound read before the last drain, or when the wheel was created (TaskQueue's notes). Tick
+     * thread only.
+     */
     private long earliestSeen;
-    /** The serving tick thread's pacer (Pacer), once it serves this queue; null before. */
+    /** The serving tick thread's pacer (Pacer), once it serves this queue; null before. Tick thread only. */
     private Pacer pacer;
 
     QueueWheel(HandOffBounds bounds, ReadyQueue ready, NanoClock clock, long tickNanos) {
@@ -50,7 +55,7 @@ public final class QueueWheel {
         this.tickNanos = tickNanos;
     }
 
-    /** Right before the tick thread detaches its inbox: the queue's pendingLow (TaskQueue's notes). */
+    /** Resets the queue's pendingLow, right before the tick thread detaches its inbox (TaskQueue's notes). */
     public void resetPending(long value) {
         bounds.resetPending(value);
     }
@@ -90,7 +95,7 @@ public final class QueueWheel {
         wheel.pacer(pacer);
     }
 
-    /** Drops an entry that left the queue from the wheel. */
+    /** Drops an entry that left the queue from the wheel (an Unlink); one in no wheel, or queued again, stays. */
     public void unlink(QueueEntry entry) {
         if (wheel != null && entry.isInWheel() && !entry.isQueued()) {
             wheel.remove(entry);
@@ -98,7 +103,8 @@ public final class QueueWheel {
     }
 
     /**
-     * Files a re-armed periodic entry again, wherever it is now.
+     * Files a re-armed periodic entry again under its new time, wherever it is now (a Refile: it was run
+     * directly, so the wheel may still hold it under its old time).
      *
      * @return true if this queue had no wheel until now
      */
@@ -118,10 +124,12 @@ public final class QueueWheel {
     }
 
     /**
-     * Hands every entry due by {@code now + HORIZON_NANOS} and before the hand-over limit (pendingLow: the
-     * earliest deadline offered since the last detachAll, which the tick thread has not read) to the ready
-     * queue, and publishes the earliest bound (TaskQueue's notes). {@code batch}: the tick thread's scratch
-     * for the hand-over (empty on entry and on return).
+     * Hands every entry due by {@code now + HORIZON_NANOS} and before the hand-over limit (pendingLow: at or
+     * before every deadline offered since the last reset, which the tick thread may not have read) to the
+     * ready queue, and raises the earliest bound (TaskQueue's notes). {@code batch}: the tick thread's scratch
+     * for the hand-over (empty on entry and on return). If the splice into the ready queue fails, the batch
+     * goes back into the wheel (HandOverBatch's notes); any failure is reported (Log.tickFailure), and the
+     * raise still follows.
      *
      * @return the wheel's next deadline, or {@code now + Long.MAX_VALUE} if it is empty
      */
@@ -163,17 +171,20 @@ public final class QueueWheel {
         return false;
     }
 
-    /** The wheel's size, for the tick thread's test seam (TickProbe). Tick thread only. */
+    /** The wheel's size, for the tests' seam (TickProbe). Tick thread only. */
     public int size() {
         return wheel == null ? 0 : wheel.size();
     }
 
-    /** The wheel's tick, or 0 while there is no wheel, for the tick thread's test seam (TickProbe). Tick thread only. */
+    /** The wheel's tick, or 0 while there is no wheel, for the tests' seam (TickProbe). Tick thread only. */
     public long wheelTickNanos() {
         return wheel == null ? 0 : wheel.tickNanos();
     }
 
-    /** Collects the queued entries (and with {@code take}, takes them out of the queue) for a Snapshot. */
+    /**
+     * Collects the queued entries of the wheel and the ready queue (and with {@code take}, takes them out of
+     * the queue) for a snapshot; entries that left the queue are dropped from the wheel on the way.
+     */
     public void collect(boolean take, Consumer<QueueEntry> into) {
         TimerWheel<QueueEntry> w = wheel;
         if (w != null) {
@@ -204,7 +215,7 @@ public final class QueueWheel {
     }
 
     /**
-     * For a Snapshot's last step: an entry of this queue the tick thread has just read (and filed, if it was
+     * For a snapshot's last step: an entry of this queue the tick thread has just read (and filed, if it was
      * still queued) goes into the snapshot if it is still queued; with {@code take}, it is also taken out.
      */
     public void collectRead(QueueEntry entry, boolean take, Consumer<QueueEntry> into) {

@@ -12,9 +12,9 @@ final class QueuedCount {
      * Implementation notes
      *
      * Why striped. Every schedule counts an entry in and every cancel or take counts it out: with one
-     * AtomicLong, two producer threads pass its cache line back and forth twice per schedule+cancel. Here
-     * each thread counts in a cell of its own (picked by thread id; two threads may share one, which is
-     * correct, only slower), as LongAdder does.
+     * AtomicLong, two producer threads pass its cache line back and forth twice per schedule+cancel
+     * (ScheduleCancelBenchmark with -t 2). Here each thread counts in a cell of its own (picked by thread id;
+     * two threads may share one, which is correct, only slower), as LongAdder does.
      *
      * Monotonic cells. A cell holds two counters that only grow: in (entries counted in by threads of this
      * cell) and out (entries counted out). An entry is counted out only after it was counted in (the one
@@ -44,21 +44,22 @@ final class QueuedCount {
 
     /** Longs per cell: 16 * 8 = 128 bytes. */
     private static final int PAD = 16;
-    /** The number of cells, a power of two. */
+    /** The number of cells, a power of two: 16 cells of 128 bytes, about 2 KB per queue. */
     private static final int CELLS = 16;
     /** Passes sum() makes before it settles for a value between the bounds. */
     private static final int SUM_PASSES = 8;
 
     /**
      * Cell i: its in counter at (i + 1) * PAD, its out counter right after, then its outCancelled counter.
-     * Any thread, atomically.
+     * Any thread, atomically (getAndAdd; read with getVolatile).
      */
     private final long[] cells;
+    /** CELLS - 1. Immutable. */
     private final int mask;
 
     QueuedCount() {
-        // 16 cells (2 KB) whatever the CPU count: two busy threads share a cell with a chance of 1 in 16 (as the
-        // inbox's stripes: see StripedInbox; with 4 cells on 2 CPUs it was 1 in 4)
+        // CELLS cells whatever the CPU count: two busy threads share a cell with a chance of 1 in 16, as two
+        // share an inbox stripe (StripedInbox; bench mode `stripes` shows what sharing costs)
         int n = CELLS;
         this.mask = n - 1;
         this.cells = new long[(n + 1) * PAD];

@@ -17,144 +17,152 @@ public final class ReadyQueue {
     /*
      * Implementation notes
      *
-     * The near term belongs to the workers. Every entry due within HORIZON_NANOS is here: a producer puts
-     * an entry that is already that close straight in (TaskQueue.dispatch: push), and the tick thread hands
-     * over the later ones from the wheel in batches of about a stride (TickThread.STRIDE_NANOS) of deadlines,
-     * between HORIZON_NANOS and TickThread.MARGIN_NANOS - TickThread.DEFER_NANOS before them (pushBatch:
-     * gathered and sorted outside the lock, spliced in under one lock acquisition, usually as one copy onto
-     * the ring: a worker never waits behind the tick thread's work). So
-     * the heap stays small (the far term waits in the wheel, which is where the O(1) matters), and from the
-     * hand-over on a task's path is STPE's: the workers make the last, exact wait themselves, leader/follower
-     * as in STPE's DelayedWorkQueue (one worker waits timed for the head, the others untimed), and a task
-     * starts one timed wake-up of a worker after its deadline. A late tick thread costs nothing as long as it
-     * is late by less than the margin; on a busy CPU one of its wake-ups can wait a scheduler time slice, which
-     * is why the margin is milliseconds and not microseconds.
+     * The near term belongs to the workers: an entry reaches this queue once it is due within HORIZON_NANOS.
+     * A producer puts an entry that is already that close straight in (TaskQueue.dispatch: push), and the
+     * tick thread hands over the later ones from the wheel in batches of about a stride
+     * (TickThread.STRIDE_NANOS) of deadlines, between HORIZON_NANOS and TickThread.MARGIN_NANOS -
+     * TickThread.DEFER_NANOS before them (pushBatch: gathered and sorted outside the lock, spliced in under
+     * one acquisition, usually as one copy onto the ring, so a worker never waits behind the tick thread's
+     * work). So what waits here is what falls due soon (the far term waits in the wheel, where O(1) matters),
+     * and from the hand-over on a task's path is STPE's: the workers make the last, exact wait themselves,
+     * leader/follower as in STPE's DelayedWorkQueue (one worker waits timed for the head, the others
+     * untimed), and a task starts one timed wake-up of a worker after its deadline. A tick thread late by
+     * less than that lead makes no task late; the lead is milliseconds, not microseconds, because on a busy
+     * CPU one wake-up of the tick thread can wait a scheduler time slice.
      *
      * Wake-ups, as STPE's queue: a push signals only when the entry becomes the head (the leader must look
-     * again); a batch signals once. A worker that takes the head passes the wake-up on if there is no leader
-     * and entries remain. So a burst handed over costs the workers one wake-up, not one per task, and a
-     * worker waiting timed for its head is not woken by entries behind it. The other way: a worker about to
-     * block (with nothing due, as leader or with the queue empty) wakes the tick thread if a hand-over it
-     * deferred is due (TickThread's notes: Deferred), so that the hand-over takes the CPU the worker leaves;
-     * that costs a blocking worker a volatile read (and a clock reading when the queue is empty).
+     * again); a batch signals once, if it brings a new head. A worker that leaves take passes the wake-up on
+     * if there is no leader and entries remain. So a burst handed over costs the workers one wake-up, not
+     * one per task, and a worker waiting timed for its head is not woken by entries behind it. The other
+     * way: a worker about to block (with nothing due, as leader or with the queue empty) wakes the tick
+     * thread if a hand-over it deferred is due (Waker.wakeIfDue; TickThread's notes, Deferred), so that the
+     * hand-over takes the CPU the worker leaves. That is the one signal against the flow of data, and it is
+     * declared here (Waker) for the tick thread to answer; it costs a blocking worker a volatile read or two
+     * (and, with the queue empty and the tick thread parked, a clock reading).
      *
-     * Order: by deadline, so that a single worker runs overdue tasks earliest first, as on STPE, and by the
-     * entry's sequence (taken from its queue's counter when the task was created, as STPE's sequence
-     * number; compared with wrap-around), so that equal deadlines run in creation order, as on STPE, however
-     * the entries arrived here (straight from a producer, or from the tick thread, which reads its inbox's
-     * stripes in no particular order). Ties between deadlines are rare, so each push shows both ways a tie can
-     * go to the JIT's profile (trainTies), lest the first real one deoptimize the compiled queue. An entry's
-     * deadline changes while a copy of it is here in one case only, a periodic task someone ran directly
-     * (below); otherwise it is re-armed after a worker popped it. A worker never takes an entry before its
-     * deadline. The heap keeps each entry's deadline and sequence beside it in primitive arrays (copied in at
-     * push, valid while the entry is here), so sifting compares within those arrays and never loads an entry
-     * object: with thousands of entries in the heap (a burst of a million timers a second
-     * keeps ~8,000 within the horizon) each such load would be a cache miss, ~2 per level per take.
-     * An entry's deadline does change while a stale copy of it is here: one that left the queue in the heap
-     * (removed, not cancelled) and was queued again (a periodic task someone ran directly) sets its new
-     * deadline before it goes to its new place (QueueEntry.refreshDeadline, then the heap or the wheel).
-     * The head is checked against nextDeadline(), not deadline(): a periodic task run directly is queued
-     * again (QUEUED, released after its new time is written) before the tick thread refreshes its deadline
-     * field from that time, so in between deadline() still equals the stale copy's, while nextDeadline()
-     * (the time, read after isQueued) is already the new one. So a head whose next deadline is not the
-     * copy's is stale, and is dropped like a head that left the queue: the entry waits in its new place, and
-     * the stale copy's earlier deadline never runs it early. (For an entry validly here the two are equal:
-     * it was placed after refreshDeadline, and its time changes only while it runs.)
+     * Order: by deadline, so that a single worker runs overdue tasks earliest first, as on STPE, then by the
+     * entry's sequence (Sequencer; compared with wrap-around), so that equal deadlines run in creation order,
+     * as on STPE, however the entries arrived here (from a producer, or from the tick thread, which reads its
+     * inbox's stripes in no particular order). A worker never takes an entry before its deadline. Ties are
+     * rare, so each push shows both ways a tie can go to the JIT's profile (trainTies), lest the first real
+     * one deoptimize the compiled queue.
      *
-     * Entries that left the queue another way (cancelled, removed) stay in the heap until a worker pops
-     * and skips them: they are due within the horizon, so that is soon. Every field is guarded by lock (push
-     * and pushBatch also read size, ringSize and the arrays' lengths without it, as a hint only: Growth).
+     * Copies. The heap and the ring keep each entry's deadline, sequence and readyAt beside it in primitive
+     * arrays (copied in at push), so ordering compares within those arrays and never loads an entry: with
+     * thousands of entries within the horizon each such load would be a cache miss, at every level of a
+     * sift. A copy is valid while the entry is here under the deadline it was placed with, and an entry's
+     * deadline changes while a copy of it is here in one case only: a periodic task someone ran directly (a
+     * worker pops an entry before it runs it) is queued again for its next time while its old copy is still
+     * here. It is QUEUED again (its new time written before the release) before the tick thread refreshes
+     * its deadline field from that time (QueueEntry.refreshDeadline, in QueueWheel.refile), so the head is
+     * checked against nextDeadline() (that time, read after isQueued), not deadline(): a head whose next
+     * deadline is not its copy's is a stale copy, dropped like a head that left the queue, and its earlier
+     * deadline never runs the task early. For an entry validly here the two are equal: it was placed after
+     * refreshDeadline, and its time changes only while it runs.
      *
-     * Growth. The heap's and the ring's arrays double (up to ReadyQueueRoom.MAX_CAPACITY entries each), and the
-     * pusher allocates the larger ones before it takes the lock (ReadyQueueRoom: for a push, twice the arrays
-     * once three quarters are used, on a hint read without the lock, and never failing the push: an allocation
-     * that fails leaves the growth to the lock as before; for a batch, doubled until all of it fits), so the lock
-     * is held for the copy only. A fresh executor's queue starts at 16 entries; in a JVM whose eden is still
-     * fresh, allocating the four arrays at each growth on the way to ~20k entries took 100-560 us (page faults),
-     * the copy 5-25 us, and while an allocation held the lock a worker whose task was due parked on it: in warm
-     * rounds of 20k timers of 1-100 ms, 36 such parks of over 50 us per 16 rounds against STPE's 8-14, and 6 with
-     * the room made first (bench/probes/WarmThreads.java with JFR jdk.ThreadPark;
-     * bench/results/jdk17/warm-lock-parks.txt). A hint made stale by another pusher costs arrays that are dropped
-     * (a room is used only if larger than the arrays then), or a growth under the lock. Past that capacity a push
-     * or a batch fails with OutOfMemoryError before anything is added (the heap used to grow by half, to ~1.4
-     * billion entries; 2^30 of them take ~30 GB of arrays).
+     * Entries that left the queue (cancelled, removed, run directly) stay here until they come to the head,
+     * where they are popped and passed over: they are due within the horizon, so that is soon.
+     *
+     * Ownership. The arrays, their sizes, ringHead, leader and waiting are guarded by lock (push and pushBatch
+     * also read size, ringSize and the arrays' lengths without it, as a hint only: Growth); so is GiveWay's
+     * state. clock, tick and giveWay are immutable; watch is set once, before the executor is used.
+     *
+     * Growth. The heap's and the ring's arrays double, up to ReadyQueueRoom.MAX_CAPACITY entries each, and
+     * the pusher allocates the larger ones before it takes the lock (ReadyQueueRoom): for a push, twice the
+     * arrays once three quarters are used, on a hint read without the lock, never failing the push (an
+     * allocation that fails leaves the growth to the lock); for a batch, doubled until all of it fits. So the
+     * lock is held for the copy only. Growing under the lock instead parks a worker whose task is due behind
+     * an allocation, which in a fresh eden page-faults for far longer than the copy (`punctuality warm`). A
+     * hint made stale by another pusher costs arrays that are dropped (a room is used only if larger than the
+     * arrays then), or a growth under the lock. Past MAX_CAPACITY a push or a batch fails with
+     * OutOfMemoryError before anything is added.
      *
      * The ring. Most entries arrive in order: the tick thread hands over batches the wheel has sorted, each
-     * one later than the one before (it covers deadlines up to a later now + HORIZON_NANOS), and a flood of
+     * later than the one before (it covers deadlines up to a later now + HORIZON_NANOS), and a flood of
      * execute() or short delays from one producer comes in creation order. An entry that is not before the
-     * last one appended is appended to the ring, a circular array of entries (with their deadlines and
-     * sequences, as the heap) sorted from head to tail by (deadline, sequence); any other goes into the heap.
-     * The queue's head is the lesser of the ring's head and the heap's (headInRing), so the order stays exact
-     * whatever mix arrives; in-order arrivals cost an append and a pop instead of a sift each way: with
-     * thousands of entries within the horizon a sift is ~13 levels of unpredictable branches and reference
-     * stores, most of a worker's time per task when a million timers fall due in a second (JFR,
-     * ExpiryBenchmark). A batch from the tick thread (pushBatch) is split at the ring's tail: the entries
-     * before it go into the heap, the rest is copied onto the ring in one go.
-     * Everything said of the heap above holds for the ring: copies of deadline and sequence, stale copies
-     * and entries that left the queue dropped when they come to the head.
+     * last one appended goes onto the ring, a circular array sorted from head to tail by (deadline,
+     * sequence), with its copies beside it as in the heap; any other goes into the heap. The queue's head is
+     * the lesser of the two heads (headInRing), so the order stays exact whatever mix arrives, and an
+     * in-order arrival costs an append and a pop instead of a sift each way: with thousands of entries within
+     * the horizon a sift is log n levels of unpredictable branches and stores, paid per task
+     * (ExpiryBenchmark). A batch (pushBatch) is split at the ring's tail: the entries before it go into the
+     * heap, the rest onto the ring in one copy. Everything said of the heap holds for the ring: copies,
+     * stale copies, and entries that left the queue passed over at the head.
      *
      * Giving way. A thread that pushes an entry (a producer, or a worker re-arming a periodic task) may then
      * yield its CPU to the workers, once it has unlocked, while the head is overdue, at most once per interval
-     * (GiveWay's notes: a flood of schedules from one thread starves a worker queued on its CPU). GiveWay's
-     * state is guarded by the lock; pollLocked counts each poll into it.
+     * (GiveWay's notes: a flood of schedules from one thread starves a worker queued on its CPU). pollLocked
+     * counts each poll into it.
      *
      * Hand-over times (the executor's statistics). Beside each entry's deadline and sequence the heap and the
      * ring keep when it arrived here (readyAt: the pusher's clock reading, one per batch for the tick thread's
      * hand-overs), so that a worker learns, with the entry it takes, when a worker could first have taken it
-     * (the later of deadline and readyAt) without a field in the task: take writes readyAt, the deadline and
-     * its own clock reading (the one it found the entry due with) into the worker's WorkerStats slot. waiting
-     * counts the workers blocked in take (idle), for the statistics and the starvation watch; it changes
-     * only when a worker starts or stops waiting, never per task taken.
+     * (the later of deadline and readyAt) without a field in the task: take writes readyAt, the deadline, its
+     * own clock reading (the one it found the entry due with) and the idle workers into the worker's Slot.
+     * waiting counts the workers blocked in take (idle), for the statistics and the starvation watch; it
+     * changes only when a worker starts or stops waiting, never per task taken.
+     *
+     * Watching. A PushWatch (the starvation watch), set once before the executor is used, is told the
+     * deadline of each push and the earliest of each batch, by the pushing thread after it has released the
+     * lock. scan (under the lock) answers the watch's and the statistics' looks: the overdue entries, the
+     * oldest, the earliest still queued, and the idle workers, in a walk over the ring's and the heap's due
+     * parts.
      */
 
     /**
-     * The near term, which the workers own: an entry due within it waits here. 2^27 ns = 134 ms. A timer
-     * this close goes from its producer straight to the workers, as on STPE, and never touches the tick
-     * thread's code: that code runs once or twice per hand-over, not per timer, so in an application that
-     * schedules in bursts it stays interpreted or C1-compiled for tens of seconds, and its C2 compilations
-     * (tens of ms of CPU each, -XX:+LogCompilation) land while tasks fall due. On a 2-CPU machine with one
-     * CPU busy they took the workers' CPU: with 2^25 (33.6 ms) a burst of 500 timers due 50 ms +- 2.5 ms, with
-     * one thread spinning, had its p99 over 1 ms in 7.7% of 300 bursts (STPE 5.0%), over 2 ms in 4.7% (STPE
-     * 2.7%); after 300 warm-up bursts per kind instead of 20, no more often than STPE's. With 2^27: 4.3% and
-     * 2.3% (STPE 4.7%, 1.7%), and the warm and cold rounds of 1-100 ms timers as punctual as STPE's or more
-     * (bench/compare-punctuality.sh, bench/results/jdk17/punctuality-compare-horizon.txt). Every entry still
-     * reaches the workers at least TickThread.MARGIN_NANOS - TickThread.DEFER_NANOS (125.8 ms, the horizon
-     * less two hand-over strides) before its deadline: far more than a loaded CPU makes a waking thread wait.
-     * What waits here costs the heap's O(log n) per entry, which is why the far term stays in the wheel.
+     * The near term, which the workers own: an entry due within it waits here. 2^27 ns = 134 ms. A timer this
+     * close goes from its producer straight to the workers, as on STPE, and never runs the tick thread's code:
+     * that code runs once or twice per hand-over, not per timer, so in an application that schedules in bursts
+     * it stays interpreted or C1-compiled for long, and its C2 compilations, each taking a CPU for a while,
+     * would land while tasks fall due. A shorter horizon (2^25 ns) leaves more bursts with a late tail than
+     * STPE (`lateness-burst`, `punctuality cold|warm` decide it). An entry the tick thread holds from beyond
+     * the horizon still reaches the workers at least TickThread.MARGIN_NANOS - TickThread.DEFER_NANOS
+     * (125.8 ms, the horizon less two hand-over strides) before its deadline when the tick thread wakes on
+     * time: far more than a loaded CPU makes a waking thread wait. What waits here costs O(log n) in the heap
+     * (O(1) on the ring), which is why the far term stays in the wheel.
      */
     public static final long HORIZON_NANOS = 1L << 27;
 
+    /** Guards every mutable field but watch (see the notes: Ownership). Immutable. */
     private final ReentrantLock lock = new ReentrantLock();
+    /** Where workers wait in take. Immutable. */
     private final Condition available = lock.newCondition();
+    /** The heap: a binary min-heap by (deadline, sequence), size entries. Guarded by lock. */
     private QueueEntry[] tasks = new QueueEntry[16];
-    /** The deadline and sequence of the entry at the same index of tasks. */
+    /** The deadline and sequence of the entry at the same index of tasks (see the notes: Copies). Guarded by lock. */
     private long[] deadlines = new long[16];
     private int[] sequences = new int[16];
-    /** When the entry at the same index of tasks was pushed (see the notes). */
+    /** When the entry at the same index of tasks was pushed (see the notes: Hand-over times). Guarded by lock. */
     private long[] readyAts = new long[16];
+    /** The heap's entries. Guarded by lock (read without it as a hint: see the notes, Growth). */
     private int size;
     /**
      * The ring: entries sorted by (deadline, sequence) from ringHead on, ringSize of them, with their
-     * deadlines and sequences at the same indices. Capacity a power of two.
+     * deadlines, sequences and readyAts at the same indices. Capacity a power of two. Guarded by lock
+     * (ringSize and the capacity read without it as a hint: see the notes, Growth).
      */
     private QueueEntry[] ring = new QueueEntry[16];
     private long[] ringDeadlines = new long[16];
     private int[] ringSequences = new int[16];
     private long[] ringReadyAts = new long[16];
     private int ringHead, ringSize;
-    /** Workers blocked in take (see the notes). */
+    /** Workers blocked in take (see the notes: Hand-over times). Guarded by lock. */
     private int waiting;
-    /** Whether a pusher yields to the workers (see the notes: Giving way). */
+    /** Whether a pusher yields to the workers (see the notes: Giving way). Immutable; its state guarded by lock. */
     private final GiveWay giveWay;
-    /** The worker waiting timed for the head's deadline, if any. */
+    /** The worker waiting timed for the head's deadline, if any. Guarded by lock. */
     private Thread leader;
+    /** The time source. Immutable. */
     private final NanoClock clock;
-    /** The tick thread handing over to this queue, woken by a worker about to block (notes); null in tests. Immutable. */
+    /**
+     * The thread handing over to this queue (the tick thread), woken by a worker about to block (see the notes:
+     * Wake-ups); null when none does (ReadyQueue's own unit tests). Immutable.
+     */
     private final Waker tick;
-    /** Told the deadline of every entry pushed, if set (see the notes: Watching). Set once, before use. */
+    /** Told the deadline of every push, if set (see the notes: Watching). Volatile; set once, before use. */
     private volatile PushWatch watch;
 
-    /** A ready queue whose hand-overs come from {@code tick} (null: none, in tests). */
+    /** A ready queue whose hand-overs come from {@code tick} (null: none, as in this class's unit tests). */
     public ReadyQueue(NanoClock clock, Waker tick) {
         this.clock = clock;
         this.tick = tick;
@@ -164,7 +172,9 @@ public final class ReadyQueue {
 
     /**
      * What a worker about to block asks of the thread that hands entries over to this queue (the tick thread,
-     * which defers its own wake-up for a hand-over until a worker blocks: TickThread's notes, Deferred).
+     * which defers its own wake-up for a hand-over until a worker blocks: TickThread's notes, Deferred). The
+     * one signal that runs against the flow of data, declared here so that nothing in this package names the
+     * thread that answers it. Any thread.
      */
     public interface Waker {
         /** Whether it is parked (it may be waking already). */
@@ -200,7 +210,7 @@ public final class ReadyQueue {
         public int idleWorkers;
     }
 
-    /** Before a worker blocks in take (see the notes: the tick thread's deferred hand-overs). */
+    /** Before a worker blocks in take (see the notes: Wake-ups). */
     private void wakeTickIfDue(long now) {
         if (tick != null) {
             tick.wakeIfDue(now);
@@ -208,8 +218,9 @@ public final class ReadyQueue {
     }
 
     /**
-     * Adds a due task and wakes one waiting worker; {@code now}: the pusher's clock reading. Any thread. It may
-     * then yield its CPU to a worker (see the notes: Giving way).
+     * Adds an entry due within the horizon, waking one waiting worker if it becomes the head; {@code now}: the
+     * pusher's clock reading. Any thread. The pusher may then yield its CPU to a worker (see the notes: Giving
+     * way).
      *
      * @return whether it yielded
      */
@@ -241,7 +252,7 @@ public final class ReadyQueue {
 
     /**
      * Tick thread: splices in a batch of entries sorted by (deadline, sequence) (HandOverBatch), under one lock
-     * acquisition, with one wake-up. Room is made before anything is added: if that fails (out of memory) the
+     * acquisition, with at most one wake-up. Room is made before anything is added: if that fails (out of memory) the
      * exception leaves the queue as it was, and the caller puts the batch back where it came from.
      * {@code now}: the tick thread's clock reading, the batch's readyAt.
      */
@@ -591,7 +602,8 @@ public final class ReadyQueue {
 
     /**
      * What {@link #scan} found: the entries still queued here whose deadline has come, the oldest of them,
-     * the earliest deadline of any entry still queued here, and the idle workers. Owned by its caller.
+     * the earliest deadline among the entries still queued that the walk saw, and the idle workers. Owned by
+     * its caller (the tick thread's starvation watch, or a statistics call).
      */
     public static final class Overdue {
         /** Queued entries here with deadline at or before the scan's now. */
@@ -600,7 +612,10 @@ public final class ReadyQueue {
         public long oldestDeadline;
         public long oldestReadyAt;
         public QueueEntry oldest;
-        /** Whether any entry still queued is here, and the least deadline of those (due or not). */
+        /**
+         * Whether the walk saw an entry still queued, due or not, and the least deadline of those: exact but
+         * for the heap's part below a node that is not due and left the queue (see scan).
+         */
         public boolean any;
         public long earliestDeadline;
         /** Workers waiting in take at the scan. */
@@ -633,9 +648,13 @@ public final class ReadyQueue {
 
     /**
      * Counts the queued entries here whose deadline is at or before {@code now} (monitoring: the statistics
-     * and the tick thread's starvation watch). Under the lock, in O(overdue entries + the ring's dead head):
-     * the ring is sorted, so the walk stops at its first entry not due, and in the heap a node not due has
-     * no due entry below it. An entry that left the queue or is a stale copy is passed over, not removed.
+     * and the tick thread's starvation watch). Under the lock, in time proportional to the due entries and
+     * the ring's entries that left the queue ahead of its first live one not due: the ring is sorted, so the
+     * walk stops at its first entry not due once it has seen a live one; in the heap a node not due has no
+     * due entry below it, so the walk stops there whatever the node is. So every due entry still queued is
+     * counted, but the earliest live deadline not due (Overdue.earliestDeadline) misses a heap entry below a
+     * node not due that left the queue. An entry that left the queue or is a stale copy is passed over, not
+     * removed.
      */
     public void scan(long now, Overdue into) {
         into.clear();
@@ -661,7 +680,7 @@ public final class ReadyQueue {
         if (size == 0) {
             return;
         }
-        // A heap node's children are 2k+1 and 2k+2; walk the due part level by level with an explicit stack.
+        // A heap node's children are 2k+1 and 2k+2; walk the due part depth first with an explicit stack.
         int[] stack = new int[64];
         int top = 0;
         stack[top++] = k;
@@ -725,13 +744,12 @@ public final class ReadyQueue {
 
     /**
      * Shows less's tie branches to the JIT's profile; compiles to nothing once C2 inlines it. Equal deadlines
-     * are rare but real (two schedules k ms apart to the nanosecond with delays k ms apart: a few in a round of
-     * 20,000 random 1-100 ms timers), and C2 compiles a branch its profile never saw taken into a trap: the
-     * first tie then deoptimized the worker's freshly compiled siftDown, back to slower code until C2 compiled
-     * it again, in the middle of a cold JVM's first round (-XX:+LogCompilation: unstable_if in less). Both ways
-     * a tie can go, compared here on every push, are in the profile that C1's code collects before C2 compiles;
-     * C2 folds the two calls away (the same deadline minus itself). A branch-free less instead cost 14-25% on
-     * a push/take loop (bench/results/jdk17/cold-path-compare.txt, section 8).
+     * are rare but real (two schedules exactly as far apart as the difference of their delays), and C2
+     * compiles a branch its profile never saw taken into an uncommon trap: the first tie would deoptimize a
+     * worker's freshly compiled code (pushLocked, less), back to slower code until C2 compiles it again, in
+     * the middle of a cold JVM's first timers (ReadyQueueTieDeoptTest). Both ways a tie can go, compared here
+     * on every push, are in the profile that C1's code collects before C2 compiles; C2 folds the two calls
+     * away (the same deadline minus itself). A branch-free less instead slows every sift (ExpiryBenchmark).
      */
     private static void trainTies(long deadline, int sequence) {
         less(deadline, sequence, deadline, sequence + 1);

@@ -6,9 +6,16 @@ package io.timewheel.executor.internal.queue;
  * allocated it until ReadyQueue.growHeap or growRing moves the entries in, or dropped.
  */
 final class ReadyQueueRoom {
-    /** The largest capacity of the heap's and of the ring's arrays: 2^30 entries (a power of two, as the ring's). */
+    /**
+     * The largest capacity of the heap's and of the ring's arrays: 2^30 entries (a power of two, as the ring's),
+     * 24 bytes each in the four arrays with compressed references, 24 GiB.
+     */
     static final int MAX_CAPACITY = 1 << 30;
 
+    /**
+     * The four arrays, of one capacity. Immutable references; the contents are the allocating thread's until
+     * the ready queue moves its entries in, then guarded by its lock.
+     */
     final QueueEntry[] entries;
     final long[] deadlines;
     final int[] sequences;

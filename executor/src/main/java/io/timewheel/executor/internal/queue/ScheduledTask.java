@@ -29,10 +29,13 @@ public class ScheduledTask<V> extends TaskEntry implements RunnableScheduledFutu
      * state word also records where the task is relative to its queue, so that leaving the queue and
      * starting to run are decided by the same CAS.
      *
-     * state (any thread, via CAS):
+     * state (any thread, via CAS; three writes are release stores by the thread that owns the state at that
+     * point: markQueued before the task is published, COMPLETING -> NORMAL | EXCEPTIONAL, INTERRUPTING ->
+     * INTERRUPTED):
      *   IDLE         not queued and not started: new, rejected, wrapped by a decorator (whose holder is
      *                queued instead), or removed by remove()/shutdownNow(); Future: not done
-     *   QUEUED       in the queue, in the inbox or the ready heap; Future: not done
+     *   QUEUED       in the queue, in the inbox or the ready queue (or between the wheel and the ready
+     *                queue in a hand-over); Future: not done
      *   FILED        in the queue, in the wheel (the tick thread filed it)
      *   TAKEN        a worker took it off the queue and is about to run it
      *   RUNNING      run() in progress; outcome holds the runner thread
@@ -47,15 +50,15 @@ public class ScheduledTask<V> extends TaskEntry implements RunnableScheduledFutu
      *   RUNNING -> CANCELLED | INTERRUPTING -> INTERRUPTED
      *   RUNNING -> QUEUED | IDLE                (periodic re-arm, see PeriodicTask; IDLE when decorated)
      * QUEUED and FILED are "in the queue". The thread that puts the task into the queue (IDLE or RUNNING to
-     * QUEUED) has counted it in its queue first (TaskQueue.add/readd); the thread whose CAS takes it out of
-     * the queue (QUEUED or FILED to any state but those) uncounts it (TaskQueue.uncount; a cancel does it
-     * in its one call to TaskQueue.cancelled, which also drops the task from where it waits and tells the
+     * QUEUED) has counted it in its queue first (TaskQueue.add, readd); the thread whose CAS takes it out of
+     * the queue (QUEUED or FILED to any state but those) counts it out (TaskQueue.uncount; a cancel does it in
+     * its one call to TaskQueue.cancelled, which also has the tick thread forget the task and tells the
      * executor). A cancel or removal that takes it out of FILED asks the tick thread to unlink it from the
      * wheel; one that takes it out of QUEUED needs no command (in the inbox, it is retracted if on top of the
-     * caller's stripe, else the tick thread's tryFile fails and it drops the task; in the ready heap, a
-     * worker pops and skips it). A direct run (claimForRun) sends no command: a one-shot task taken out of
-     * FILED stays in the wheel until it comes due (tryUnfile fails: the tick thread drops it) or a snapshot
-     * finds it; a periodic one that is re-armed is re-filed (TaskQueue.readd).
+     * caller's stripe, else the tick thread's tryFile fails and it drops the task; in the ready queue, it is
+     * passed over when it comes to the head). A direct run (claimForRun) sends no command: a one-shot task
+     * taken out of FILED stays in the wheel until it comes due (tryUnfile fails: the tick thread drops it) or
+     * a snapshot finds it; a periodic one that is re-armed is re-filed (TaskQueue.readd).
      *
      * A task talks to its queue only. What STPE's task asks of its executor (may it run in the current run
      * state, the next fixed-delay time, re-queue me after a periodic run) it asks of its queue, which
@@ -67,18 +70,16 @@ public class ScheduledTask<V> extends TaskEntry implements RunnableScheduledFutu
      * callable: the Runnable or Callable; cleared once done so the task does not pin user objects.
      *
      * Cold path. state, outcome and waiters are reached through field updaters (Unsafe underneath), not
-     * VarHandles. Compiled by C2 both are the same instructions (schedule+cancel with 2 producers: 1.01x),
-     * but a cold JVM runs a task's schedule, hand-over and run in the interpreter and C1's profiled code for
-     * its first thousands of timers, where a VarHandle call costs ~1.2 us and 15-69 ns against an updater's
-     * ~0.6 us and 3-13 ns (bench/probes/ColdPath.java), and C2 compiles a VarHandle's linkage into every
-     * caller. In a fresh JVM's first round of 20,000 near-term timers (bench/probes/ColdCpu.java, medians of
-     * 8 launches) the producer's CPU went from 36.7 to 33.2 ms, the worker's from 73.7 to 67.9, the JIT's
-     * from 191 to 175 ms (STPE: 21.8, 72.7, 159.5). QueuedCount's and Sequencer's cells stay a long[] with a
-     * VarHandle: cells as padded objects with updaters cut more cold CPU but cost 0.90x schedule+cancel with
-     * 2 producers, twice (bench/results/jdk17/cold-path-compare.txt).
+     * VarHandles. Compiled by C2 both are the same instructions, but a cold JVM runs a task's schedule,
+     * hand-over and run in the interpreter and in C1's profiled code for its first thousands of timers, where
+     * a VarHandle call costs more than an updater's, and C2 compiles a VarHandle's linkage into every
+     * caller (`punctuality cold` shows a fresh JVM's first timers). QueuedCount's and Sequencer's cells stay a
+     * long[] with a VarHandle: cells as padded objects with updaters would cost the hot path
+     * (ScheduleCancelBenchmark with -t 2 decides it).
      *
      * Layout with compressed oops: 12 header + 24 TimerEntry + 4 queue + 4 state + 4 callable + 4 outcome
-     * + 4 waiters = 56 bytes per pending one-shot timer.
+     * + 4 waiters = 56 bytes per pending one-shot timer, its whole cost: the wheel and the inbox link the
+     * entry itself (bench mode `memory` counts the bytes per pending timer).
      */
 
     static final int IDLE = 0;
@@ -93,11 +94,14 @@ public class ScheduledTask<V> extends TaskEntry implements RunnableScheduledFutu
     static final int INTERRUPTING = 9;
     static final int INTERRUPTED = 10;
 
-    /** See the state list above. Any thread, via CAS. */
+    /** See the state list above. Any thread, via CAS (and the release stores the notes list). */
     private volatile int state;
     /** Runnable or Callable; null once done. Written before publication and by the completing thread. */
     private Object callable;
-    /** Runner thread while RUNNING, then result or Throwable (see the notes). Any thread. */
+    /**
+     * Runner thread while RUNNING, then result or Throwable (see the notes). Written by the runner, the
+     * completing thread or a cancel(true); read by any thread.
+     */
     private volatile Object outcome;
     /** Treiber stack of threads waiting in get(). Any thread, via CAS. */
     private volatile WaitNode waiters;

@@ -14,14 +14,15 @@ final class Sequencer {
      * Implementation notes
      *
      * What the numbers must do. The queue compares two entries' numbers only when their deadlines are equal
-     * (the wheel, the ready queue, compareTo). If A's creation happens before B's and A is due when B is, A's
-     * number must be the lower (compared with wrap-around, TimerEntry); entries created concurrently may come
-     * in either order, even with equal numbers.
+     * (the wheel and the ready queue, with wrap-around: TimerEntry; compareTo and a snapshot's sort, as plain
+     * ints, a total order as sorting needs, which differs from the queue's only across a wrap). If A's
+     * creation happens before B's and A is due when B is, A's number must be the lower; entries created
+     * concurrently may come in either order, even with equal numbers.
      *
      * Why not one counter. STPE takes every number from one AtomicLong, so every schedule on an executor
-     * writes one cache line: two threads scheduling at once pass it back and forth on every task (a build
-     * with per-thread numbers, which breaks the order above, schedules and cancels 1.6-1.8x faster with 2
-     * and 4 producer threads: bench/probe.sh bench/probes/no-sequencer.patch).
+     * writes one cache line: two threads scheduling at once pass it back and forth on every task
+     * (ScheduleCancelBenchmark with -t 2 and -t 4 shows it). Per-thread numbers would write no shared line,
+     * but break the order above.
      *
      * A counter per deadline. A task that is not periodic keeps the deadline it was created with (a decorated
      * periodic task's re-queued holder is a new entry, created for its new deadline). Tasks with equal
@@ -32,10 +33,10 @@ final class Sequencer {
      *
      * What it gains, and what it cannot. A cell is written by whichever thread's deadline hashes to it, so
      * with two producers about half the writes still find the line in the other core's cache, where one
-     * counter finds it there every time: 1.2-1.3x the one-counter build with 2 producers (bench/compare-jars.sh,
-     * JDK 25), against 1.6-1.8x for per-thread numbers. The rest is the price of exact FIFO across threads: a
-     * task whose deadline equals one another thread created earlier can only be ordered after it through a
-     * write it can find by that deadline, and the threads' deadlines are not theirs alone.
+     * counter finds it there every time; per-thread numbers would find it there never. That remainder is the
+     * price of exact FIFO across threads: a task whose deadline equals one another thread created earlier
+     * can only be ordered after it through a write it can find by that deadline, and the threads' deadlines
+     * are not theirs alone.
      *
      * Periodic tasks keep their creation number for every run (as STPE's ScheduledFutureTask keeps its
      * sequenceNumber) while their deadline moves, so a later run can tie with a task whose number came from
@@ -56,7 +57,7 @@ final class Sequencer {
 
     /** Longs per cell: 16 * 8 = 128 bytes. */
     private static final int PAD = 16;
-    /** The number of cells, a power of two (the hash takes its top LOG_CELLS bits). */
+    /** Log2 of the number of cells: 2^4 = 16 cells (the hash takes its top LOG_CELLS bits). */
     private static final int LOG_CELLS = 4;
 
     private Sequencer() {

@@ -1,13 +1,14 @@
 package io.timewheel.executor.internal.queue;
 
 /**
- * An entry of one {@link TaskQueue}: the entry knowing its queue, the one reference that runs upward (a
- * cancel, a run and a re-arm ask the queue, never the executor). The tick thread finds an entry's wheel
- * through it. Any thread.
+ * An entry of one {@link TaskQueue}: the entry knowing its queue, the one reference in the executor that runs
+ * upward (TaskEntry and TaskQueue name each other, the one cycle between classes). A cancel, a run and a
+ * re-arm ask the queue, never the executor; the tick thread finds an entry's room (TaskQueue.wheel) through
+ * it. Any thread.
  */
 public abstract class TaskEntry extends QueueEntry {
 
-    /** The queue this entry is in. Immutable. */
+    /** The queue this entry belongs to, queued or not. Immutable. */
     public final TaskQueue queue;
 
     /**

@@ -9,98 +9,122 @@ import java.util.concurrent.RunnableScheduledFuture;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 /**
- * The queue of one executor: STPE's DelayedWorkQueue role. It counts the
- * queued tasks, sends each where it waits (the tick thread for the far term, the ready queue for the near
- * term), and answers remove, contains and collect; the tick thread keeps its own side of the queue (the
- * wheel) in {@link QueueWheel}. Producer-side methods: any thread; the tick thread's half of the protocol
- * below: the tick thread only.
+ * The queue of one executor: STPE's DelayedWorkQueue role. It counts the queued tasks, sends each where it
+ * waits (the thread that owns its wheel for the far term, the ready queue for the near term), and answers
+ * remove, contains and collect; that thread keeps its side of the queue (the wheel) in {@link QueueWheel}.
+ * Any thread.
  */
 public abstract class TaskQueue {
     /*
      * Implementation notes
      *
-     * Where a queued entry waits (data flows one way):
+     * Where a queued entry waits:
      *
-     *   executor --add--> TaskQueue --(deadline - now > HORIZON)--> tick inbox --> wheel --(due within HORIZON)--+
-     *                        |                                                                                    v
-     *                        +-----(due within HORIZON, and before every deadline the tick thread holds)-----> ready --> workers
+     *   add --(due within HORIZON, before both bounds below: push)--------------------------> ready --> workers
+     *    |                                                                                       ^
+     *    +--(else: WheelOwner.offer)--> inbox --> wheel --(due within HORIZON: QueueWheel.expire)--+
      *
-     *   inbox   the tick thread's lock-free striped inbox (TickThread, StripedInbox): new entries and Commands
-     *           about entries. Unordered: the tick thread may read an entry before one offered earlier by
-     *           another thread, which is why order rests on sequences (below), not on arrival.
-     *   wheel   this queue's TimerWheel, created, read and written by the tick thread only, in its room for
-     *           this queue (QueueWheel, field wheel).
-     *   ready   the ReadyQueue: the near term, entries due within ReadyQueue.HORIZON_NANOS (134 ms), a heap
-     *           under its own private lock; workers wait there for the exact deadline, as on STPE. The tick
-     *           thread hands entries over in batches, at least TickThread.MARGIN_NANOS -
-     *           TickThread.DEFER_NANOS (125.8 ms) before their deadlines.
+     *   inbox   the owner's inbox (the tick thread's StripedInbox): new entries, and Commands about entries.
+     *           Unordered: the tick thread may read an entry before one offered earlier by another thread, so
+     *           order rests on sequences and on the bounds below, never on arrival.
+     *   wheel   this queue's TimerWheel, in the tick thread's room for this queue (QueueWheel): created, read
+     *           and written by the tick thread only.
+     *   ready   the ReadyQueue: the near term, entries due within ReadyQueue.HORIZON_NANOS (2^27 ns = 134 ms),
+     *           under its own private lock; the workers make the last, exact wait there, as on STPE. An entry
+     *           the tick thread holds from beyond the horizon reaches it, in a batch, at least
+     *           TickThread.MARGIN_NANOS - TickThread.DEFER_NANOS (125.8 ms) before its deadline while the
+     *           tick thread wakes on time.
      *
      * Whether an entry is still queued is one atomic fact owned by the entry (QueueEntry: isQueued, tryTake,
      * tryRemove), wherever it waits; a place may keep an entry that left the queue until it next looks at it.
      *
-     * count (any thread, QueuedCount): the number of queued entries. Whoever puts an entry into the queue
-     * counts it first; whoever's CAS takes it out (a worker's tryTake, a tryRemove, a cancel) uncounts it.
-     * Its isEmpty() is what "the queue is empty" means for termination and for the workers' exit rule
-     * (linearizable); size() is its sum(). It is striped, so producer threads do not share its cache line. A
-     * cancel counts its entry out in the cell's cancel counter (decrementCancelled), which is how the
-     * executor's statistics count cancels without another write.
+     * count (any thread; QueuedCount): the number of queued entries. Whoever puts an entry into the queue
+     * counts it first (add, readd); whoever's CAS takes it out (a worker's tryTake, a tryRemove, a direct
+     * run's claim, a cancel) counts it out. isEmpty() is what "the queue is empty" means for termination and
+     * for the workers' exit rule, true or false at one instant during the call; size() is a monitoring sum.
+     * It is striped, so producers do not share its cache line. A cancel counts its entry out in the cancel
+     * counter of its cell (cancelled), which is how the executor's statistics count cancels without another
+     * write.
      *
-     * earliest (any thread: producers lower it by CAS, the tick thread raises it by CAS): a time at or
-     * before the deadline of every entry of this queue that the tick thread holds (inbox, detached or wheel)
-     * and has not handed over. An entry due within the horizon skips the tick thread only if its deadline
-     * is strictly before earliest and before pendingLow, so it never overtakes an earlier or equal one that
-     * the tick thread still holds (deadline order, and FIFO for equal deadlines).
+     * The hand-off protocol. An entry that skips the tick thread must not overtake one of this queue with an
+     * earlier or equal deadline that the tick thread still holds: deadline order, and FIFO for equal
+     * deadlines, as STPE's workers take them. Two bounds say what the tick thread holds (HandOffBounds; each
+     * a LowBound that producers lower by CAS):
+     *   earliest     a lower bound on the deadlines of this queue's entries that the tick thread holds (in its
+     *                inbox, detached, or in the wheel) and has not handed over, except for an offer that
+     *                races a raise, which pendingLow covers. Producers lower it after each offer; the tick thread
+     *                raises it after each hand-over, by a CAS from the value it read before its drain, so
+     *                that a producer's lowering since then stays.
+     *   pendingLow   at or before the deadline of every entry of this queue offered since the tick thread's
+     *                last reset of it, which comes right before each detachAll of its inbox, for every queue
+     *                it serves (a queue it does not serve yet is neither reset nor raised: its bounds only
+     *                fall). It covers what the tick thread cannot see yet: an entry offered after its
+     *                detachAll whose lowering of earliest was a no-op (earliest was lower already) just
+     *                before the tick thread raised earliest past it.
+     * The steps:
+     *   producer     (dispatch; readd's re-file) offer to the owner (WheelOwner.offer, refile), then
+     *                HandOffBounds.offered: lower pendingLow, then lower earliest. Push straight to the ready
+     *                queue only if the deadline is within the horizon and strictly before both bounds
+     *                (HandOffBounds.mayBypass, which reads earliest, then pendingLow).
+     *   tick thread  each loop, in QueueWheel: read earliest (beginDrain); reset pendingLow (resetPending),
+     *                then detach the inbox and file everything detached; read pendingLow, the limit (expire);
+     *                hand over only entries due before the limit (and within the horizon); CAS earliest from
+     *                the value read to the lower of the wheel's next deadline and the limit; read pendingLow
+     *                again and, if it fell below the limit, lower earliest to it (HandOffBounds.raiseEarliest).
      *
-     * pendingLow (any thread: producers lower it by CAS, the tick thread resets it right before each
-     * detachAll of its inbox): a time at or before the deadline of every entry of this queue offered to
-     * the inbox since the last reset. It is what the tick thread cannot see yet: an entry offered after its
-     * last detachAll, whose lowering of earliest may have been a no-op (earliest was already lower) just
-     * before the tick thread raised earliest past it.
+     * Why B does not skip A. Say A's schedule happens before B's, A's deadline is at or before B's, and the
+     * tick thread still holds A when B reads the bounds. Let R be the last reset of pendingLow before B reads
+     * pendingLow (or the queue's creation).
+     *   - A lowered pendingLow after R: B reads pendingLow at or before A's deadline.
+     *   - A lowered pendingLow before R: A was offered before the detachAll that follows R. Take the last
+     *     raise of earliest that succeeded before B reads earliest (if none, earliest has only been lowered).
+     *     (a) The tick thread had detached A before that loop's expiry: A was in the wheel when it computed
+     *     the raise (everything detached is filed before expiry), so the raise is at or before A's deadline.
+     *     (b) It had not: A lowered pendingLow after that loop's last reset, and so before its limit read
+     *     (the raise is at or before the limit), or after its second read (A's own lowering of earliest
+     *     comes after the raise), or between the two (the second read sees it: the limit was at or before
+     *     that pendingLow already, or the tick thread lowers earliest to it right after the raise).
+     *     A failed CAS changes nothing, producers only lower, and A's own lowering of earliest happens before
+     *     B's read: B reads earliest at or before A's deadline, unless it reads earliest inside (b)'s last
+     *     window, after the raise and before that lowering.
+     * Read order. That window comes before R (R follows A's lowering of pendingLow, so it is a later loop's
+     * reset), so a producer that reads pendingLow first and earliest second never reads earliest inside it.
+     * HandOffBounds.mayBypass reads earliest first, which leaves one interleaving open: B reads earliest
+     * inside the window and pendingLow only after the next loop's reset. B then goes to the workers while A
+     * waits for a later hand-over, and runs first only if it falls due before A reaches them: only when both
+     * are overdue.
      *
-     * Protocol:
-     *   producer      offer to the inbox, then lowerPending(deadline), then lowerEarliest(deadline);
-     *                 push straight to the ready heap only if deadline < earliest and deadline < pendingLow
-     *   tick thread   earliestSeen = earliest before it drains the inbox (QueueWheel.beginDrain); reset
-     *                 pendingLow, detachAll; after the hand-over (of deadlines before the limit: pendingLow
-     *                 read before it), CAS earliest from
-     *                 earliestSeen to the lower of the wheel's next deadline and that limit; then read
-     *                 pendingLow again and lower earliest to it if it fell meanwhile.
-     * Why it holds: say A's schedule happens before B's, with A's deadline at or before B's, and A is still
-     * with the tick thread. If A was offered after the last reset, its lowering of pendingLow happened before
-     * B reads pendingLow, so B does not skip. Otherwise the tick thread had A (detached or filed) when it
-     * computed its last raise of earliest, which is at or before A's deadline, unless a producer lowered
-     * pendingLow between the tick thread's two reads... which the second read catches: either it sees A's
-     * lowering of pendingLow and lowers earliest, or A's lowerEarliest (after its lowerPending) reads
-     * earliest after the raise and lowers it itself. The raise never passes a deadline the tick thread
-     * holds, so if a CAS fails because a producer lowered earliest, the lower value stays: conservative.
      * The same limit bounds the hand-over: the tick thread hands over only deadlines before it, so no entry
-     * it has read goes to the workers while one with an earlier or equal deadline is still unread, whoever
-     * scheduled the two and in whichever order. So B does not run before A (FIFO for equal deadlines), and
-     * when the tick thread runs late, overdue entries still reach the workers earliest first, as STPE's
-     * worker takes them: an entry scheduled after the tick thread's detachAll with an earlier deadline than
-     * one it read waits for its next loop, and so do the later ones (ManualClockExecutorTest's
-     * anUnreadEarlierDeadline test). That hold-back costs one loop of the tick thread, inside the
-     * hand-over's lead (TickThread.MARGIN_NANOS), even for one thread flooding the inbox.
+     * goes to the workers ahead of an earlier or equal one that the tick thread has not read yet and whose
+     * offer lowered pendingLow before it read the limit, whoever scheduled the two and in whichever order
+     * (ManualClockExecutorTest's anUnreadEarlierDeadline test). Together, but for the interleaving above: B
+     * does not run before A, and when the tick thread runs late, the overdue entries offered to it reach the
+     * workers earliest first, as STPE's worker takes them. A hold-back lasts until the next loop reads the
+     * entry that caused it, within the hand-over's lead; only a stream of new offers due no later than the
+     * held entry renews it, and those must run first anyway.
      *
-     * An entry cancelled or removed while the tick thread has it filed in the wheel is unlinked by an
-     * Unlink command; one that is still in the inbox is retracted if it is the last one its canceller's stripe
-     * received (a timeout armed and disarmed by one thread never reaches the tick thread), else dropped when
-     * the tick thread reads it (its tryFile fails). Either way its memory goes within TickThread.DRAIN_NANOS
-     * (1.05 ms), not at its deadline: a parked tick thread is woken for it (ParkGate: PARKED_LAZY).
+     * An entry cancelled or removed while the tick thread has it filed in the wheel is unlinked by an Unlink
+     * command (WheelOwner.unlink); one that is still in the inbox is retracted if it is the last one its
+     * canceller's stripe received (a timeout armed and disarmed by one thread never reaches the tick thread),
+     * else dropped when the tick thread reads it (its tryFile fails). Either way its memory goes within
+     * TickThread.DRAIN_NANOS (2^20 ns = 1.05 ms), not at its deadline: a parked tick thread is woken for it
+     * (ParkGate: PARKED_LAZY). One in the ready queue is dropped when it comes to the head.
      *
      * sequence (any thread; Sequencer): every entry takes a number when it is created, as STPE's
      * ScheduledFutureTask takes its sequenceNumber, and keeps it for life (a periodic task across its runs,
-     * as on STPE). The wheel (addInSequence) and the ready heap break ties between equal deadlines by it, so
-     * equal deadlines run in creation order whatever order the entries reach the tick thread and the heap
-     * in: if task A's creation happens before task B's and they are due at the same time, A's number is
-     * lower. STPE gets that from one counter that every schedule writes; the Sequencer keeps a counter per
-     * deadline hash, so threads scheduling different deadlines write different cache lines (its notes).
+     * as on STPE). The wheel (addInSequence) and the ready queue break ties between equal deadlines by it, so
+     * equal deadlines run in creation order whatever order the entries reach the tick thread and the ready
+     * queue in: if task A's creation happens before task B's and they are due at the same time, A's number
+     * is lower. STPE gets that from one counter that every schedule writes; the Sequencer keeps a counter
+     * per deadline hash, so threads scheduling different deadlines write different cache lines (its notes).
      *
-     * Above (any thread): this class names nothing of its executor. What its tasks ask of it (what STPE's
+     * Above and below. This class names nothing of its executor: what its tasks ask of it (what STPE's
      * ScheduledFutureTask asks of STPE: triggerTime, canRunInCurrentRunState, reExecutePeriodic) and what it
-     * must tell (taskCancelled: after shutdown, termination may be waiting for a cancelled task) it declares
-     * as abstract methods, which the executor's one subclass answers. A task's cancel enters the queue once
-     * (cancelled: it uncounts the task, drops it from where it waits, and tells the executor).
+     * must tell (taskCancelled: after shutdown, termination may be waiting for a cancelled task;
+     * periodicRunFailed) it declares as abstract methods, which the executor's one subclass answers. A task's
+     * cancel enters the queue once (cancelled: it counts the task out, has the tick thread forget it, and
+     * tells the executor). Below, it reaches the tick thread only through WheelOwner, and its ready queue
+     * through ReadyQueue.Waker, both of which TickThread implements.
      */
 
     /** The time source. Immutable. */
@@ -141,9 +165,9 @@ public abstract class TaskQueue {
     protected abstract boolean canRunInCurrentRunState(RunnableScheduledFuture<?> task);
 
     /**
-     * STPE's reExecutePeriodic: puts a periodic task (a PeriodicTask) back into this queue after a run that
-     * re-armed it, or cancels it if the run state no longer lets it run. {@code viaWorker}: a worker took it
-     * off the queue.
+     * STPE's reExecutePeriodic: after a run that set a periodic task's next time, puts it back into this
+     * queue (readd, or readdHolder for a decorated one) or cancels it if the run state no longer lets it run.
+     * {@code viaWorker}: a worker took it off the queue.
      */
     protected abstract void reExecutePeriodic(TaskEntry task, boolean viaWorker);
 
@@ -159,8 +183,8 @@ public abstract class TaskQueue {
 
     /**
      * A task's cancel took it out of the queue (its CAS from QUEUED, or from FILED: {@code wasFiled}):
-     * uncounts it, drops it from where it waits, whatever the remove-on-cancel policy, and tells the executor
-     * (taskCancelled).
+     * counts it out, has the tick thread forget it (forget), whatever the remove-on-cancel policy, and tells
+     * the executor (taskCancelled).
      */
     final void cancelled(TaskEntry entry, boolean wasFiled) {
         count.decrementCancelled();
@@ -180,8 +204,9 @@ public abstract class TaskQueue {
 
     /**
      * Puts a periodic task back after a run (RUNNING to QUEUED). {@code viaWorker}: a worker took it off
-     * the queue, so it is in no wheel and the ready queue no longer holds it; otherwise (someone ran it
-     * directly) the tick thread may still hold a stale entry, so it re-files it.
+     * the queue, so it is in no wheel and the ready queue no longer holds it, and it is dispatched as new;
+     * otherwise (someone ran it directly) the wheel may still hold it under its old time and the ready queue a
+     * stale copy, so the tick thread re-files it (WheelOwner.refile), an offer as the protocol counts them.
      *
      * @return false if it was cancelled while running (nothing was queued)
      */
@@ -231,9 +256,9 @@ public abstract class TaskQueue {
             entry.refreshDeadline();
             ready.push(entry, now);
         } else {
-            // Later than the horizon, or the tick thread still holds an earlier or equal deadline of ours
-            // (it is running late, or has not read it yet): it must hand that one over first, so this one
-            // goes through it too.
+            // Later than the horizon, or the tick thread holds (or was offered) an earlier or equal deadline
+            // of ours (it is running late, or has not read it yet): it must hand that one over first, so this
+            // one goes through it too (see the notes: the hand-off protocol).
             owner.offer(entry, deadline, now);
             bounds.offered(deadline);
         }

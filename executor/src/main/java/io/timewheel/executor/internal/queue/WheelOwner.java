@@ -5,17 +5,22 @@ import java.util.List;
 /**
  * What a {@link TaskQueue} and its {@link ReadyQueue} need from the thread that owns the queue's wheel (the
  * tick thread, which implements it): the queue declares it, as ThreadPoolExecutor declares its hooks, so
- * that nothing here names the thread above. Any thread.
+ * that nothing in this package names the thread above. Every method: any thread.
  */
 public interface WheelOwner extends ReadyQueue.Waker {
 
     /**
-     * Hands an entry with a future deadline to the owner's inbox; {@code now}: the caller's clock reading. The
-     * owner files it in its queue's room (a TaskEntry knows its queue).
+     * Hands an entry that does not go straight to the ready queue to the owner's inbox, and wakes the owner if
+     * {@code deadline} needs it sooner than it would look; {@code now}: the caller's clock reading. The owner
+     * files it in its queue's room (a TaskEntry knows its queue). The caller then lowers its queue's bounds
+     * (HandOffBounds.offered).
      */
     void offer(QueueEntry entry, long deadline, long now);
 
-    /** Files a re-armed periodic entry of {@code room}'s queue again for its new deadline, wherever it is now. */
+    /**
+     * Files a re-armed periodic entry of {@code room}'s queue again for its new deadline, wherever it is now
+     * (a command through the inbox: an offer, as the hand-off protocol counts them).
+     */
     void refile(QueueWheel room, QueueEntry entry, long deadline);
 
     /**
