@@ -38,11 +38,11 @@ public final class HandOffBounds {
 
     /**
      * Whether an entry due at {@code deadline} may skip the tick thread: it is before every deadline the tick
-     * thread holds (earliest) and every one offered to it and not read (pendingLow). Reads earliest, then
-     * pendingLow (TaskQueue's notes, "Read order", says what that order leaves open).
+     * thread holds (earliest) and every one offered to it and not read (pendingLow). Reads pendingLow, then
+     * earliest: in that order only (TaskQueue's notes, "Read order").
      */
     boolean mayBypass(long deadline) {
-        return deadline - earliest.get() < 0 && deadline - pendingLow.get() < 0;
+        return deadline - pendingLow.get() < 0 && deadline - earliest.get() < 0;
     }
 
     /**

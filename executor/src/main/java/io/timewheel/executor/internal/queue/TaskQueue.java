@@ -65,7 +65,7 @@ public abstract class TaskQueue {
      *   producer     (dispatch; readd's re-file) offer to the owner (WheelOwner.offer, refile), then
      *                HandOffBounds.offered: lower pendingLow, then lower earliest. Push straight to the ready
      *                queue only if the deadline is within the horizon and strictly before both bounds
-     *                (HandOffBounds.mayBypass, which reads earliest, then pendingLow).
+     *                (HandOffBounds.mayBypass, which reads pendingLow, then earliest: see Read order).
      *   tick thread  each loop, in QueueWheel: read earliest (beginDrain); reset pendingLow (resetPending),
      *                then detach the inbox and file everything detached; read pendingLow, the limit (expire);
      *                hand over only entries due before the limit (and within the horizon); CAS earliest from
@@ -88,20 +88,19 @@ public abstract class TaskQueue {
      *     B's read: B reads earliest at or before A's deadline, unless it reads earliest inside (b)'s last
      *     window, after the raise and before that lowering.
      * Read order. That window comes before R (R follows A's lowering of pendingLow, so it is a later loop's
-     * reset), so a producer that reads pendingLow first and earliest second never reads earliest inside it.
-     * HandOffBounds.mayBypass reads earliest first, which leaves one interleaving open: B reads earliest
-     * inside the window and pendingLow only after the next loop's reset. B then goes to the workers while A
-     * waits for a later hand-over, and runs first only if it falls due before A reaches them: only when both
-     * are overdue.
+     * reset), and HandOffBounds.mayBypass reads pendingLow first and earliest second: a producer that reads
+     * pendingLow after R reads earliest after the window. Read the other way round, B could read earliest
+     * inside the window and pendingLow only after the next reset, and go to the workers while A waits for a
+     * later hand-over (jcstress HandOffBypass forbids that outcome).
      *
-     * The same limit bounds the hand-over: the tick thread hands over only deadlines before it, so no entry
-     * goes to the workers ahead of an earlier or equal one that the tick thread has not read yet and whose
-     * offer lowered pendingLow before it read the limit, whoever scheduled the two and in whichever order
-     * (ManualClockExecutorTest's anUnreadEarlierDeadline test). Together, but for the interleaving above: B
-     * does not run before A, and when the tick thread runs late, the overdue entries offered to it reach the
-     * workers earliest first, as STPE's worker takes them. A hold-back lasts until the next loop reads the
-     * entry that caused it, within the hand-over's lead; only a stream of new offers due no later than the
-     * held entry renews it, and those must run first anyway.
+     * The same limit bounds the hand-over: the tick thread hands over only deadlines before it, so no entry goes
+     * to the workers ahead of an earlier or equal one that the tick thread has not read yet and whose offer
+     * lowered pendingLow before it read the limit, whoever scheduled the two and in whichever order
+     * (ManualClockExecutorTest's anUnreadEarlierDeadline test). Together: B does not run before A, and when the
+     * tick thread runs late, the overdue entries offered to it reach the workers earliest first, as STPE's worker
+     * takes them. A hold-back lasts until the next loop reads the entry that caused it, within the hand-over's
+     * lead; only a stream of new offers due no later than the held entry renews it, and those must run first
+     * anyway.
      *
      * An entry cancelled or removed while the tick thread has it filed in the wheel is unlinked by an Unlink
      * command (WheelOwner.unlink); one that is still in the inbox is retracted if it is the last one its
