@@ -7,6 +7,9 @@ module io.timewheel.executor {
     requires static jdk.jfr;
     requires static java.management;
 
+    // The API and the wheel. io.timewheel.executor.internal and the rooms under it (observe, pool, tick,
+    // queue) are not exported: on the module path their public members serve one another only
+    // (package-info.java maps the rooms)
     exports io.timewheel.executor;
     exports io.timewheel.wheel;
     // JFR instruments and reads the event classes

@@ -31,7 +31,8 @@ final class ExecutorOptions {
      * The defaults are read when a builder is created (builder(), which the four constructors with STPE's
      * signatures also call): the system properties timewheel.tickNanos, timewheel.lateThresholdMillis,
      * timewheel.starvationWarning and timewheel.jmx, in that order; a malformed number is logged at WARNING
-     * through System.Logger "io.timewheel" and the built-in default used.
+     * through System.Logger "io.timewheel", once per JVM and value (Log.warnOnce), and the built-in default
+     * used.
      *
      * The checks that are more than a null check live here (the late threshold, the bound on virtual-thread
      * runs, and runOn and virtualThreadPerRun replacing each other), so that the Builder's methods stay one
@@ -47,17 +48,15 @@ final class ExecutorOptions {
     static final long DEFAULT_LATE_THRESHOLD_NANOS = 100_000_000L;
 
     /**
-     * The executor's default wheel tick: 2^22 ns = 4.2 ms, four times the wheel's own default. The tick thread
-     * keeps each wheel's time a near term (ReadyQueue.HORIZON_NANOS, 134 ms) ahead of the clock, and a wheel's
-     * level 0 spans 64 ticks: 268 ms with this tick, 67 ms with the wheel's. So a timer due within about 0.4 s
-     * of its schedule is filed straight into level 0 and handed over from there, where with 2^20 every timer
-     * due beyond about 0.2 s was first moved down from level 1: one more pass of the tick thread over an entry
-     * that is cold by then (the tick thread's CPU is what a worker waits behind in a flood:
-     * bench/results/jdk17/sched-waits-s37.txt). Measured in `lateness`'s shape (100k timers of 1-500 ms), JVMs
-     * alternating, 128 rounds per tick: timewheel's median round p99 0.250 ms against 0.289 at 2^20 (STPE's
-     * 0.114 and 0.112 in the same JVMs); 2^23 was worse again (its level-0 slots, sorted whole when they come
-     * due, double); expiry and schedule+cancel unchanged (bench/results/jdk17/tick-compare-s37.txt). A stride
-     * of the hand-over (TickThread.STRIDE_NANOS) is one such tick.
+     * The executor's default wheel tick: 2^22 ns = 4.2 ms, four times the wheel's own default, and one stride
+     * of the hand-over (TickThread.STRIDE_NANOS). The tick thread keeps each wheel's time a near term
+     * (ReadyQueue.HORIZON_NANOS, 2^27 ns = 134 ms) ahead of the clock, and a wheel's level 0 spans 64 ticks,
+     * 2^28 ns = 268 ms with this tick: so a timer due within about 0.4 s of its schedule is filed straight into
+     * level 0 and handed over from there, never moved down from a higher level (a pass of the tick thread over
+     * an entry gone cold by then, on a CPU a worker may be waiting for).
+     * Rejected: 2^20, whose 67 ms level 0 makes every timer due beyond about 0.2 s move down from level 1 first,
+     * and 2^23, whose level-0 slots, sorted whole when they come due, hold twice as many timers; the bench's
+     * `lateness` mode run with -Dtimewheel.tickNanos decides.
      */
     static final long DEFAULT_TICK_NANOS = 1L << 22;
 
@@ -67,7 +66,7 @@ final class ExecutorOptions {
     long tickNanos = defaultTickNanos();
     boolean dedicatedTickThread;
     NanoClock clock = NanoClock.SYSTEM;
-    /** The tests' probe of the tick thread (Builder.testSeam), or null. */
+    /** The tick thread's side of the tests' seam (TickProbe, given through Builder.testSeam), or null. */
     TickProbe probe;
     /** The name in statistics, events, the MXBean and the warning; null: the executor's identity. */
     String name;

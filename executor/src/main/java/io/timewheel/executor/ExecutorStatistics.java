@@ -25,6 +25,8 @@ public final class ExecutorStatistics {
     /** Buckets in each histogram: one for 0 ns, one per power of two up to 2^63 ns. */
     public static final int BUCKETS = 64;
 
+    // Every field is immutable. The histograms' arrays are made for this object alone (Observability.get
+    // copies them out of the pool's sum) and never handed out: their getters return clones
     private final String executorName;
     private final long notYetDue;
     private final long overdue;

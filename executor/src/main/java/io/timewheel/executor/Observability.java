@@ -25,14 +25,18 @@ final class Observability implements Supplier<ExecutorStatistics> {
      * Implementation notes
      *
      * Where each number of statistics() comes from, and who writes it:
-     *   notYetDue, overdue, oldest overdue   computed when asked: the queued count (QueuedCount) and a scan of
-     *                                        the ready queue's due entries (ReadyQueue.scan, under its lock);
+     *   notYetDue, overdue, oldest overdue, idle workers
+     *                                        computed when asked: the queued count (QueuedCount.sum) and a
+     *                                        scan of the ready queue's due entries and its count of waiting
+     *                                        workers (ReadyQueue.scan, under its lock);
+     *   workers                              the pool's ctl (RunState.workerCount, no lock);
      *   lateness and its parts, late, missed runs, overruns
      *                                        each worker's WorkerStats cell, plain writes by that worker as it
-     *                                        takes a task (the times come with the entry from the ready queue,
-     *                                        which keeps each entry's hand-over time beside its deadline), summed
-     *                                        when asked (WorkerPool.statistics);
-     *   tasks run                            the workers' completedTasks (TPE's counter);
+     *                                        takes a task (overruns: after a fixed-rate run), the times coming
+     *                                        with the entry from the ready queue, which keeps each entry's
+     *                                        hand-over time beside its deadline; summed when asked
+     *                                        (WorkerPool.statistics, under the pool's mainLock);
+     *   tasks run                            WorkerPool.completedTaskCount: TPE's count, plus the dispatched runs;
      *   cancelled                            QueuedCount's cancel counter: a cancel counts its task out there
      *                                        anyway, in its own cell (no extra write);
      *   rejected                             a LongAdder here, the rejection path only (never a schedule's path);
@@ -42,11 +46,13 @@ final class Observability implements Supplier<ExecutorStatistics> {
      * this object on the rejection path, on a failed periodic run, in statistics(), when it is built and when
      * it terminates.
      *
-     * JFR: Jfr (the gate; its notes say how jdk.jfr stays optional and free without a recording). JMX: Jmx,
-     * loaded only when the builder asks for it. The starvation warning: StarvationWatch, run by the tick thread.
-     * Both registries call the executor's statistics(), which comes back here: register is called once the
-     * executor has this object, and Jfr's periodic thread may call statistics() from the moment Jfr.register
-     * returns.
+     * Registrations. This object is the executor's statistics source (a Supplier<ExecutorStatistics>): Jfr's
+     * periodic hook and Jmx's bean call get() directly and never name the executor. JFR: Jfr (the gate; its
+     * notes say how jdk.jfr stays optional and free without a recording). JMX: Jmx, loaded only when the
+     * builder asks for it. The starvation warning: a StarvationWatch, told of every push by the ready queue
+     * (ReadyQueue.PushWatch) and run by the tick thread (TickThread.Watch). Jfr's hook may call get() from the
+     * moment Jfr.register returns, so register is called last in the executor's constructor, once every field
+     * get() reads is set.
      *
      * Ownership: name, lateThresholdNanos, clock, queue and pool immutable; rejected and periodicFailures any
      * thread (LongAdder); mxBeanName written once, by the constructing thread inside the executor's
@@ -58,14 +64,17 @@ final class Observability implements Supplier<ExecutorStatistics> {
     private final String name;
     /** A run that starts this late or later is late. Immutable. */
     private final long lateThresholdNanos;
+    /** The executor's time source. Immutable. */
     private final NanoClock clock;
+    /** The executor's queue: its count, its ready queue. Immutable. */
     private final TaskQueue queue;
+    /** The executor's workers: their counts. Immutable. */
     private final WorkerPool pool;
     /** Tasks handed to the rejected-execution handler. Any thread (the rejection path only). */
     final LongAdder rejected = new LongAdder();
     /** Periodic runs that threw. Any thread (the path of a run that threw only). */
     final LongAdder periodicFailures = new LongAdder();
-    /** The registered MXBean's name (a javax.management.ObjectName), or null. Written once, in register. */
+    /** The registered MXBean's name (a javax.management.ObjectName), or null. Written once, in register (notes). */
     private Object mxBeanName;
 
     Observability(String name, long lateThresholdNanos, NanoClock clock, TaskQueue queue, WorkerPool pool) {

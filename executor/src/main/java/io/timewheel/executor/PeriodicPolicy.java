@@ -61,6 +61,7 @@ public final class PeriodicPolicy {
     /** STPE's behaviour: CATCH_UP and STOP. */
     public static final PeriodicPolicy STPE = new PeriodicPolicy(MissedRuns.CATCH_UP, Failures.STOP, null);
 
+    // Every field is immutable: each "with" method returns a new policy
     private final MissedRuns missedRuns;
     private final Failures failures;
     /** The REPORT_AND_CONTINUE handler (command as submitted, throwable); null under STOP. */

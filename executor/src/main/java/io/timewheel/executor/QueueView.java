@@ -15,8 +15,8 @@ import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What {@code getQueue()} returns: a live view of the executor's TaskQueue (inbox, wheel and ready heap),
- * with the operations of STPE's own queue.
+ * What {@code getQueue()} returns: a live view of the executor's TaskQueue (wherever its tasks wait: the tick
+ * thread's inbox and wheel, the ready queue), with the operations of STPE's own queue.
  *
  * <p>Any thread. size and isEmpty read a striped count without a lock: isEmpty is exact at an instant during
  * the call, size exact when nothing is queued or taken meanwhile (else a value between the counts seen
@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<Runnable> {
 
+    /** The queue it shows. Immutable. */
     private final TaskQueue queue;
 
     QueueView(TaskQueue queue) {

@@ -67,24 +67,27 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * machinery, which never starts a thread. Methods that only read or store configuration, invokeAll,
      * invokeAny, close and the hooks are inherited as they are.
      *
-     * This class is STPE's role; ThreadPoolExecutor's is WorkerPool's, DelayedWorkQueue's is TaskQueue's.
-     * The map of the package, every class and the way data flows through them, is in package-info.java.
-     *
-     * Nothing below this class names it (only the registries that hold executors do: Jfr and Jmx, to which
-     * Observability hands it). ThreadPoolExecutor never names STPE: it reads its settings in place
-     * and declares its hooks, which STPE inherits or overrides. Here the roles are composed, so WorkerPool
-     * and TaskQueue each declare what they need from above as abstract methods, and this class answers
-     * them through its private subclasses, Pool and Queue, the only ones (each call is monomorphic and
-     * allocates nothing; the settings stay in TPE's fields, one copy):
+     * Roles. This class is STPE's role; WorkerPool (internal.pool) is ThreadPoolExecutor's, TaskQueue
+     * (internal.queue) DelayedWorkQueue's, and the tick thread (internal.tick) is the role STPE lacks;
+     * package-info.java maps the rooms. Nothing below this class names it. ThreadPoolExecutor never names
+     * STPE: it reads its settings in place and declares its hooks, which STPE inherits or overrides. Here the
+     * roles are composed, so WorkerPool and TaskQueue each declare what they need from above as abstract
+     * methods, and this class answers them through its private subclasses, Pool and Queue, the only ones
+     * (each call is monomorphic and allocates nothing; the settings stay in TPE's fields, one copy):
      *   WorkerPool      TPE's settings (corePoolSize, maximumPoolSize, keepAliveNanos, allowsCoreThreadTimeOut),
      *                   the thread factory, and the hooks beforeExecute, afterExecute and terminated;
      *   TaskQueue       what STPE's ScheduledFutureTask asks of STPE (triggerTime, canRunInCurrentRunState,
-     *                   reExecutePeriodic), which its tasks ask of it, and taskCancelled: a cancel took a task
-     *                   out (after shutdown, termination may be waiting for it).
-     * A task talks to its queue only, and its cancel enters the queue once (TaskQueue.cancelled). So
-     * references run down from here: this class -> WorkerPool -> TaskQueue -> ReadyQueue, TickThread and the
-     * entries. Upward, only an entry knows its queue; the tick thread keeps its side of each queue it serves
-     * in that queue's QueueWheel, which reads the queue's protocol fields (TaskQueue's notes).
+     *                   reExecutePeriodic), which its tasks ask of it; taskCancelled (a cancel took a task out:
+     *                   after shutdown, termination may be waiting for it); periodicRunFailed (a statistic).
+     * References run down from here: this class -> WorkerPool -> TaskQueue -> ReadyQueue, QueueWheel and the
+     * entries. The queue reaches the thread that owns its wheel only as a WheelOwner (a ReadyQueue.Waker too,
+     * for its blocking workers), interfaces the queue declares and TickThread implements. One reference runs
+     * up, and it is TaskEntry's alone: an entry knows its TaskQueue (TaskEntry.queue), so that a cancel, a
+     * run and a re-arm ask the queue, never the executor, and the tick thread finds the entry's QueueWheel
+     * through it; QueueEntry, what every place holds, knows no queue. The observers get the executor's name
+     * and Observability (its statistics source), the starvation watch also its ready queue, pool and tick
+     * thread; none gets this class. The public value types beside it (ExecutorStatistics, PeriodicPolicy,
+     * WheelExecutorMXBean) name nothing of the executor, and the rooms below use them as they use the JDK's.
      *
      * Self-use is the JDK's: the pool reads the core size, maximum size, keep-alive and core time-out as
      * ThreadPoolExecutor reads its fields (Pool's answers: the inherited getters, called non-virtually), the
@@ -105,22 +108,27 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
      * there (checked there when the check is more than a null check), and the constructor reads it once: the
      * core size, factory and handler go to STPE's constructor untouched; the name, the tick thread (the
      * shared one, or one of its own), the run dispatcher and the default periodic policy come from it.
-     * Cold start: the first executor of a JVM loads and initializes this package's classes (~40, from a jar,
-     * so not from the JDK's class-data archive that STPE's come from): ~15-30 ms on this project's 2-CPU
-     * machine against STPE's ~1 ms (bench `punctuality cold`, column "new ms"). Nothing else may ride on it:
-     * no lambda or method reference on the construction path (NanoClock.SYSTEM is a class: the JVM's first
-     * lambda spins its invokedynamic machinery, ~10 ms), no invokedynamic string concatenation (the module is
-     * compiled with -XDstringConcat=inline, as the JDK compiles java.base), no logger looked up before a
-     * report needs it (Log: System.getLogger starts java.util.logging, ~20 ms). Together those were ~40 ms
-     * more before the first timer could be scheduled (tck's ColdStartTest). What the first schedule and run
-     * would load between a deadline and its run, the constructor loads instead (initializeRunPath): a fresh
-     * JVM's first 1 ms timer 4.2 -> 0.9 ms late on JDK 17, STPE's 2.6 (bench/results/jdk17/cold-launches-s38.txt);
-     * with a run dispatcher, the pool loads the dispatched run's class too (WorkerPool's constructor).
+     *
+     * Cold start. The executor's classes come from a jar, not from the JDK's class-data archive that STPE's
+     * come from, so a JVM's first executor loads, verifies and initializes them in its constructor (bench
+     * `punctuality cold` shows a fresh JVM's first timers beside STPE's). Nothing else may ride on that:
+     * no lambda or method reference on the paths of construction, schedule and run (the first one a JVM
+     * links bootstraps its invokedynamic machinery; NanoClock.SYSTEM is a class for that reason), no
+     * invokedynamic string concatenation (the module is compiled with -XDstringConcat=inline, as the JDK
+     * compiles java.base), no logger looked up before a report needs it (Log: System.getLogger starts
+     * java.util.logging). And no class of ours may load between a task's deadline and its run: each room's
+     * constructor initializes, through ColdStart, the classes of its own that a first schedule and a first
+     * run would meet (this one ScheduledTask, first thing, so that a class that cannot be initialized fails
+     * the constructor before anything is started or registered; ReadyQueue its ReadyQueueRoom; WorkerPool its
+     * Worker, and its DispatchedRun when it has a run dispatcher). tck's ColdStartTest checks each of these
+     * rules in a forked JVM.
      *
      * Observability (statistics(), JFR, JMX, the starvation warning): Observability assembles the statistics
      * and keeps the two counts that no lower class keeps (rejected, periodic failures); its notes say where
-     * each number comes from and who writes it. It registers the executor with Jfr, Jmx and the starvation
-     * watch at the end of the constructor, and unregisters it after terminated().
+     * each number comes from and who writes it. At the end of the constructor it registers the statistics
+     * source with Jfr and Jmx and starts the starvation watch; after terminated() it undoes the JFR and JMX
+     * registrations (the tick thread drops the watch once the pool has terminated).
+     *
      * Periodic policies (PeriodicPolicy): the plain scheduleAtFixedRate/WithFixedDelay use the builder's
      * default, the overloads their argument; STPE's policy is stored as null, so a default task's run is
      * exactly STPE's path (PeriodicTask's notes).
@@ -431,8 +439,9 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         }
 
         /**
-         * The tests' one seam: the time source (null: System.nanoTime) and a probe of the executor's tick thread
-         * (null: none); either implies a dedicated tick thread.
+         * The tests' one seam into an executor: its time source (null: System.nanoTime) and a TickProbe, the
+         * seam's side in the tick thread (null: none); either implies a dedicated tick thread. Tests of this
+         * package only; production never calls it.
          */
         Builder testSeam(NanoClock clock, TickProbe probe) {
             if (clock != null) {

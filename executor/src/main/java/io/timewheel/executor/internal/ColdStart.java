@@ -9,12 +9,15 @@ public final class ColdStart {
      * Implementation notes
      *
      * The executor's classes come from a jar, not from the JDK's class-data archive that STPE's come from, so
-     * a first use loads, verifies and initializes each one: tenths of a millisecond apiece on a cold JVM. The
-     * executor's constructor, and the pool's when it dispatches runs, initialize here the classes the first
-     * schedule and the first run would meet, so that a fresh JVM's first timer does not pay for them after its
-     * deadline (tck's ColdStartTest; bench `punctuality cold` shows a fresh JVM's first timers).
-     * Class.forName with initialize=true reaches a class whatever its access, and does nothing more once
-     * the class is initialized.
+     * a first use loads, verifies and initializes each one. The preloads exist here once, and each room
+     * calls them from its constructor for its own classes, those that a first schedule and a first run
+     * would meet: WheelScheduledExecutorService (ScheduledTask), ReadyQueue (ReadyQueueRoom), WorkerPool
+     * (Worker, and DispatchedRun when it dispatches runs). So a fresh JVM's first timer does not pay for them
+     * after its deadline (tck's ColdStartTest: no class of ours loads between the first schedule and its
+     * run; bench `punctuality cold` shows a fresh JVM's first timers). Class.forName with initialize=true
+     * reaches a class whatever its access, and does nothing more once the class is initialized.
+     * RunDispatcher.VirtualThreads.warmUp is not a preload of this kind: it starts a JVM's first virtual
+     * thread.
      */
 
     private ColdStart() {

@@ -4,14 +4,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The package's one logger, "io.timewheel", looked up by the first class that reports something, never at
- * construction: System.getLogger starts java.util.logging, ~20 ms on a cold JVM (WheelScheduledExecutorService's
- * notes, "Cold start"; tck's ColdStartTest keeps it so). Any thread.
+ * The executor's one logger, "io.timewheel", looked up when this class is initialized: by the first report,
+ * never by an executor's construction, since System.getLogger starts java.util.logging
+ * (WheelScheduledExecutorService's notes, "Cold start"; tck's ColdStartTest keeps it so). Any thread.
  */
 public final class Log {
+    /** The logger. Immutable. */
     public static final System.Logger LOG = System.getLogger("io.timewheel");
 
-    /** The warnings given once per JVM (warnOnce), by key. Any thread. */
+    /** The keys of the warnings given once per JVM (warnOnce). Any thread (a concurrent set). */
     private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
     private Log() {

@@ -4,12 +4,25 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * A deadline bound that producers lower by CAS and one owner resets or raises: the shape of ParkGate's and
- * TaskQueue's pendingLow (a time at or before every deadline offered since the owner's last reset) and of
- * TaskQueue's earliest (a time at or before every deadline the tick thread holds). Deadlines compare with
- * wrap-around ({@code a - b < 0}), as System.nanoTime values must. Any thread.
+ * A time that any thread lowers by CAS and one owner resets or raises. Its users: the pendingLows of ParkGate
+ * and HandOffBounds (a time at or before every deadline offered since the tick thread's last reset),
+ * HandOffBounds' earliest (a time at or before every deadline of its queue that the tick thread holds), and
+ * StarvationWatch's next look (lowered by pushers, raised by the tick thread after a look). Times compare
+ * with wrap-around ({@code a - b < 0}), as System.nanoTime values must. Any thread.
  */
 public final class LowBound {
+    /*
+     * Implementation notes
+     *
+     * A lowering never undoes a lower value (its CAS loop gives up once the bound is at or below its time).
+     * A raise is a CAS from the value its owner read before it decided, so a lowering that came in between
+     * stays and the owner looks again by it. A reset (set) is unconditional: its owner makes it right before it
+     * reads everything the bound covered (the tick thread, before its detachAll). Every access is volatile or
+     * a CAS: the protocols built on it (ParkGate's lost-wake-up argument, TaskQueue's hand-off) rest on these
+     * accesses being sequentially consistent with the other volatile accesses they pair with.
+     */
+
+    /** The bound. Any thread: lowered by CAS (lower), reset by its owner (set), raised by its owner by CAS (raise). */
     private volatile long value;
 
     public LowBound(long value) {
@@ -17,8 +30,8 @@ public final class LowBound {
     }
 
     /**
-     * What a pendingLow bound is reset to: later than any deadline of the next 2^62 ns, earlier than none of
-     * them ({@link #pending} tells it from a deadline).
+     * What a pendingLow bound is reset to: {@code now} + 2^62 ns (146 years), later than any deadline of a
+     * queue ({@link #pending} tells it from a deadline).
      */
     public static long resetValue(long now) {
         return now + (Long.MAX_VALUE >> 1);
@@ -26,7 +39,8 @@ public final class LowBound {
 
     /**
      * Whether a value read from a pendingLow bound is a deadline offered since the last reset, not the reset
-     * value (which lies 2^62 ns ahead; compared with an indefinite wake-up time it would look earlier than it).
+     * value: less than 2^61 ns (73 years) ahead of {@code now}, where a reset value lies 2^62 ns ahead (compared
+     * with an indefinite wake-up time, {@code now + Long.MAX_VALUE}, a reset value would look earlier than it).
      */
     public static boolean pending(long low, long now) {
         return low - (now + (Long.MAX_VALUE >> 2)) < 0;

@@ -1,15 +1,16 @@
 package io.timewheel.executor.internal;
 
 /**
- * The executor's time source, in {@link System#nanoTime()} units. Tests drive time by hand through
- * their own; production uses {@link #SYSTEM}.
+ * The executor's time source, in {@link System#nanoTime()} units. Production uses {@link #SYSTEM}; tests drive
+ * time by hand through a clock of their own (given to an executor through its builder's test seam, or to a
+ * room's constructor). Any thread.
  */
 public interface NanoClock {
 
     /**
      * {@link System#nanoTime()}. A class of its own, not a method reference: the first lambda or method
-     * reference a JVM links spins its invokedynamic machinery (~10 ms on a cold JVM), which the executor's
-     * constructor would pay before its first timer (see WheelScheduledExecutorService's notes, "Cold start").
+     * reference a JVM links bootstraps its invokedynamic machinery, which the executor's constructor would
+     * pay before its first timer (WheelScheduledExecutorService's notes, "Cold start"). Immutable.
      */
     NanoClock SYSTEM = new SystemClock();
 

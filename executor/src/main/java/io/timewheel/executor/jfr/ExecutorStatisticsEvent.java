@@ -8,7 +8,11 @@ import jdk.jfr.Period;
 import jdk.jfr.StackTrace;
 import jdk.jfr.Timespan;
 
-/** A wheel executor's statistics (ExecutorStatistics), once a second per executor while a recording has it enabled. */
+/**
+ * A wheel executor's statistics (ExecutorStatistics), once per period (1 s unless a recording's settings say
+ * otherwise) per registered executor while a recording has it enabled: committed by Jfr's periodic hook, on
+ * JFR's periodic thread, which writes its fields before commit().
+ */
 @Name("io.timewheel.ExecutorStatistics")
 @Label("Executor Statistics")
 @Category({"timewheel", "Executor"})

@@ -24,30 +24,36 @@ public final class Jfr {
      * after PRESENT (jdk.jfr is in the boot layer, so resolving them cannot fail). A LinkageError anyway (a
      * runtime that has the module but refuses it) turns JFR off for good, silently.
      *
-     * No cost without a recording. Loading an event class before JFR is initialized costs a JVM about a
-     * quarter of a second, so nothing here touches an event class until FlightRecorder.isInitialized(): a
-     * recording was created in this JVM. recording() asks that once per call until it is true, then answers
-     * from a volatile flag. Its callers ask on rare paths only: a worker for a task late beyond the
-     * threshold, the tick thread once per timed park, the starvation watch when it speaks.
+     * No cost without a recording. Loading an event class before JFR is initialized costs a JVM far more than
+     * the executor's whole start (JfrEvents' notes), so nothing here touches an event class until
+     * FlightRecorder.isInitialized(): a recording was created in this JVM. recording()
+     * asks that once per call until it is true, then answers from a volatile flag. Its callers ask on rare
+     * paths only: a worker for a task late beyond the threshold, the tick thread after a timed park, the
+     * starvation watch when it speaks.
      *
      * The periodic ExecutorStatistics event. One hook for the JVM, registered (FlightRecorder.addPeriodicEvent)
      * the first time recording() finds JFR initialized, on the common pool so that a tick thread or a worker
-     * never waits on JFR's own locks; it commits one event per registered source. The registry holds each
-     * source weakly, so that an executor no one references and that never terminated is not kept alive by
-     * it, and drops it when its executor terminates. A source registered while no recording had ever run
-     * appears once a recording starts (the hook follows the next timed park of a tick thread or the next late
-     * task).
+     * never waits on JFR's own locks; it commits one event per registered source. The registry is of
+     * statistics sources (each executor's Observability), not of executors, and holds each weakly, so that it
+     * keeps alive no executor that its application dropped without shutting it down; a source leaves it when
+     * its executor terminates. A source registered while no recording had ever run appears once a recording
+     * starts (the hook follows the next timed park of a tick thread, the next late task or the next executor
+     * built).
      *
-     * Ownership: PRESENT immutable; initialized, hooked and off any thread (volatile, set once false -> true);
-     * SOURCES guarded by its own monitor.
+     * Ownership: PRESENT immutable; hooked any thread, set once (false -> true) under SOURCES' monitor;
+     * initialized and off any thread (volatile): off goes false -> true once, when JFR fails to link, and
+     * initialized false -> true when JFR is found initialized, back to false for good if an event then fails
+     * to link; SOURCES guarded by its own monitor.
      */
 
     /** jdk.jfr is in the boot layer. Immutable. */
     private static final boolean PRESENT = present();
 
+    /** JFR is initialized in this JVM: recording() answers true at once. Any thread (see the notes). */
     private static volatile boolean initialized;
+    /** The periodic hook is registered, or being registered. Any thread; set under SOURCES' monitor. */
     private static volatile boolean hooked;
-    /** JFR failed to link: never try again. */
+    /** JFR failed to link: never try again. Any thread (false to true, once). */
     private static volatile boolean off;
 
     /** The sources whose statistics the periodic hook commits. Guarded by itself. */

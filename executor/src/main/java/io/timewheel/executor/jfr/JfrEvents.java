@@ -12,11 +12,11 @@ public final class JfrEvents {
     /*
      * Implementation notes
      *
-     * Costs. Loading the first event class before JFR is initialized costs a JVM about a quarter of a second
-     * (measured on 17 and 25), so no event class is touched until FlightRecorder.isInitialized() says a
-     * recording was made (initialized), which costs a static read. From then on an event is created only on
-     * the rare paths (a late task, a late wake-up of the tick thread, the periodic hook) and committed only if
-     * shouldCommit() says a recording wants it.
+     * Costs. Loading the first event class before JFR is initialized costs a JVM far more than the executor's
+     * whole start (on JDK 17 and 25 alike), so no event class is touched until FlightRecorder.isInitialized()
+     * says a recording was made (initialized), which costs a static read; Jfr asks it for its callers. From
+     * then on an event is created only on the rare paths (a late task, a late wake-up of the tick thread, a
+     * starvation warning, the periodic hook) and committed only if shouldCommit() says a recording wants it.
      */
 
     private JfrEvents() {
@@ -27,7 +27,7 @@ public final class JfrEvents {
         return FlightRecorder.isInitialized();
     }
 
-    /** Registers the periodic ExecutorStatistics hook; {@code hook} commits one event per executor. */
+    /** Registers the periodic ExecutorStatistics hook; {@code hook} commits one event per registered source. */
     public static void addStatisticsHook(Runnable hook) {
         FlightRecorder.addPeriodicEvent(ExecutorStatisticsEvent.class, hook);
     }

@@ -9,8 +9,9 @@ import jdk.jfr.Timespan;
 
 /**
  * A task of a wheel executor started late by the executor's late threshold or more, or (started false) was
- * found still waiting that long after its deadline by the starvation watch. Committed only while a
- * recording has it enabled.
+ * found still waiting that long after its deadline by the starvation watch. Committed (Jfr.taskLate) by the
+ * worker that took the task, or by the tick thread for the watch, only while a recording has it enabled; its
+ * fields are written by the committing thread before commit().
  */
 @Name("io.timewheel.TaskLate")
 @Label("Task Late")

@@ -7,7 +7,11 @@ import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 import jdk.jfr.Timespan;
 
-/** The tick thread woke later than it asked, by more than the threshold. */
+/**
+ * A tick thread woke from a timed park later than it asked, by more than TickThread.LATE_WAKE_NANOS
+ * (2^21 ns = 2.1 ms). Committed by that tick thread (Jfr.tickThreadLate) only while a recording has it
+ * enabled; its fields are written by the committing thread before commit().
+ */
 @Name("io.timewheel.TickThreadLate")
 @Label("Tick Thread Late")
 @Category({"timewheel", "Executor"})

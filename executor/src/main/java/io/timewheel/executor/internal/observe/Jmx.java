@@ -12,8 +12,9 @@ import javax.management.ObjectName;
 import java.util.function.Supplier;
 
 /**
- * Registers and unregisters executors' MXBeans. Loaded only when an executor is built with {@code jmx(true)},
- * and then only if the java.management module is in the boot layer (the module says
+ * Registers and unregisters executors' MXBeans, each over an executor's name and statistics source. Loaded
+ * only when an executor is built with {@code jmx(true)}; its part that names javax.management types
+ * (Registrar) only if the java.management module is in the boot layer (the module says
  * {@code requires static java.management}). Any thread.
  */
 public final class Jmx {
@@ -21,14 +22,16 @@ public final class Jmx {
      * Implementation notes
      *
      * Names tell executors apart: type=WheelScheduledExecutorService and name=<the executor's name, quoted>;
-     * if that name is registered already (two executors named alike, or two agent-made executors whose
-     * identity hashes collide), ",id=<identity hash>" is added, then a counter after it if that is taken too.
-     * The registered bean holds its executor weakly: the MBean server must not keep an executor alive that
-     * its application dropped without shutting it down (its attributes then read 0 and its name).
-     * Failures (no java.management, a security manager that refuses) are logged once per executor at
-     * WARNING and the executor runs without its MXBean: JMX is never a reason for a constructor to throw.
+     * if that name is registered already (two executors named alike, or two executors with default names
+     * whose identity hashes collide), ",id=<the statistics source's identity hash>" is added, then "-2", "-3"
+     * and so on up to "-100" after it while that is taken too. The registered bean holds its statistics
+     * source, and through it the executor, weakly: the MBean server must not keep an executor alive that its
+     * application dropped without shutting it down (its attributes then read 0, and its name). Failures (no
+     * java.management, a security manager that refuses) are logged once per executor at WARNING and the
+     * executor runs without its MXBean: JMX is never a reason for a constructor to throw.
      */
 
+    /** The ObjectName domain of every executor's MXBean. */
     static final String DOMAIN = "io.timewheel";
 
     private Jmx() {
@@ -87,9 +90,11 @@ public final class Jmx {
         }
     }
 
-    /** The MXBean: each attribute from a fresh statistics() call. Holds the executor weakly (see the notes). */
+    /** The MXBean: each attribute from a fresh statistics call. Holds its source weakly (see the notes). */
     static final class Bean implements WheelExecutorMXBean {
+        /** The executor's statistics source, weakly. Immutable reference. */
         private final WeakReference<Supplier<ExecutorStatistics>> source;
+        /** The executor's name. Immutable. */
         private final String name;
 
         Bean(Supplier<ExecutorStatistics> source, String name) {

@@ -10,47 +10,64 @@ import io.timewheel.executor.jfr.Jfr;
 import java.util.concurrent.ForkJoinPool;
 
 /**
- * The opt-in starvation warning of one executor (builder {@code starvationWarning}): the tick thread looks at
- * the executor's ready queue when its oldest task could have waited the late threshold past its deadline,
- * and if it has while no worker was idle, says so through System.Logger, at most once per {@link #QUIET_NANOS}.
- * Tick thread only, except the immutable configuration.
+ * The opt-in starvation warning of one executor (builder {@code starvationWarning}): told of every push into
+ * the executor's ready queue (a ReadyQueue.PushWatch), it has the tick thread look at that queue once a task
+ * could have waited the late threshold past its deadline (a TickThread.Watch), and if one has while no worker
+ * was idle, says so through System.Logger, at most once per {@link #QUIET_NANOS}. pushed: the pushing thread;
+ * retired and look: the tick thread only.
  */
 public final class StarvationWatch implements TickThread.Watch, ReadyQueue.PushWatch {
     /*
      * Implementation notes
      *
      * Who looks, and why the tick thread. A starved executor is one whose workers are all busy: no worker is
-     * free to notice that a task is overdue (in spring-framework#33856's case, a pool of one running a 5 s task
-     * while a 1 s fixed-rate task waits: a check by the worker that starts a late task would speak 4 s late).
-     * The tick thread is awake anyway for deadlines, sleeps until the next one, and already owns a wake-up
-     * schedule; a watched executor adds one time to it (check's answer). It never runs user code and never
-     * blocks here: the look is ReadyQueue.scan (under the ready queue's lock, held by workers only for short
-     * sections; O(overdue entries)), the worker count is ctl's (no lock), and the log call, which may run a
-     * logging backend's code (user code, possibly blocking I/O), is handed to the common pool; only the JFR
-     * TaskLate event (JFR never blocks a committer) is committed here.
+     * free to notice that a task is overdue (a pool of one running a long task while a short fixed-rate task
+     * waits: a check by the worker that starts the late task would speak only when the long one ends). The
+     * tick thread is awake anyway for deadlines, sleeps until the next one, and already owns a wake-up
+     * schedule; a watch adds one time to it (look's answer). On the tick thread the watch touches, of its
+     * executor, the ready queue (ReadyQueue.scan, under the queue's lock, which pushers and workers hold for
+     * short sections only; O(overdue entries)) and the pool's ctl (workerCount, isTerminated: no lock), and
+     * commits the JFR TaskLate event when it speaks (JFR never blocks a committer). It runs no user code and
+     * never blocks: the log call, which may run a logging backend's code (user code, possibly blocking I/O),
+     * is handed to the common pool.
      *
-     * When it looks (check returns the time, at which TickThread wakes it):
-     *   - the oldest task in the ready queue is due at d: look at d + threshold (it cannot have waited the
-     *     threshold before), or, if that passed and a worker is idle (it is about to take it), a threshold later;
-     *   - nothing due but some entry queued there: its deadline + threshold;
-     *   - in any case no later than RECHECK_NANOS (or the threshold, if longer) from now: a producer may push a
-     *     task straight into the ready queue without telling the tick thread (TaskQueue.dispatch), so an
-     *     executor with no hand-overs pending is looked at that often. This is the watch's idle cost: one
-     *     wake-up per second per watched executor while nothing is due;
-     *   - after a warning: not before QUIET_NANOS (the rate limit).
+     * When it looks. lookAt holds the next look; the tick thread wakes for it as for a deadline
+     * (TickThread.wakeBy, and look's answer after each expiry step).
+     *   - A push (a producer's straight push, or a hand-over batch: its earliest deadline d) lowers lookAt to
+     *     d + threshold, never before quietUntil (it could not speak before then), and if that lowered it,
+     *     wakes the tick thread by then should it sleep past it. A task cannot have waited the threshold
+     *     before its deadline + threshold, and every task reaches the ready queue by a push, so no look is
+     *     needed in between.
+     *   - After each look it sets lookAt from what it found: while starving (an overdue task has waited the
+     *     threshold and no worker is idle), quietUntil, when it may speak again; an overdue task not yet
+     *     starving, the oldest one's deadline + threshold, or, if that has passed (a worker is idle and about
+     *     to take it), a threshold from now; nothing overdue but an entry queued, the earliest one's deadline
+     *     + threshold; nothing queued, none (never(now)): the next push sets it, so an idle watched executor
+     *     costs the tick thread no wake-up. Never before quietUntil. The tick thread raises lookAt by a CAS
+     *     from the value it read before the look (LowBound.raise), so a push's lowering meanwhile stays.
      * A warning needs an overdue task that has waited the threshold or more and no idle worker (ReadyQueue's
      * waiting count; ctl's worker count is the K of "all K workers busy").
      *
-     * Ownership: every mutable field (nextCheck, scan) is the tick thread's; the rest is immutable.
+     * Cost. A push into a watched queue reads lookAt and quietUntil (two volatile reads), and a push that
+     * brings the next look forward adds a CAS and TickThread.wakeBy (an unpark only if the tick thread sleeps
+     * past it). An unwatched executor's ready queue pays a volatile read and a null check per push.
+     *
+     * Ownership: lookAt any thread (LowBound: lowered by pushers, raised by the tick thread); quietUntil
+     * written by the tick thread, read by pushers (volatile); scan tick thread only; the rest immutable.
      */
 
     /** At most one warning per executor per 10 s (10^10 ns). */
     static final long QUIET_NANOS = 10_000_000_000L;
 
+    /** The watched executor's ready queue. Immutable. */
     private final ReadyQueue ready;
+    /** The watched executor's workers: its worker count, its run state. Immutable. */
     private final WorkerPool pool;
+    /** The tick thread that runs this watch and serves the executor's queue. Immutable. */
     private final TickThread tick;
+    /** The executor's name, for the warning and the event. Immutable. */
     private final String executorName;
+    /** The executor's late threshold. Immutable. */
     private final long thresholdNanos;
     /**
      * When it looks next (see the notes). Any thread: lowered by pushers (CAS), raised by the tick thread after
@@ -82,7 +99,10 @@ public final class StarvationWatch implements TickThread.Watch, ReadyQueue.PushW
         return now + Long.MAX_VALUE;
     }
 
-    /** A push into the watched ready queue: look by that entry's deadline + the threshold. Pushing thread. */
+    /**
+     * A push into the watched ready queue (for a batch, its earliest deadline): look by that deadline + the
+     * threshold, not before quietUntil. The pushing thread, after it released the ready queue's lock.
+     */
     @Override
     public void pushed(long deadline) {
         long t = deadline + thresholdNanos;
@@ -96,13 +116,13 @@ public final class StarvationWatch implements TickThread.Watch, ReadyQueue.PushW
         }
     }
 
-    /** Whether its executor has terminated (the tick thread stops watching). */
+    /** Whether its executor has terminated (the tick thread stops watching). Tick thread. */
     @Override
     public boolean retired() {
         return pool.isTerminated();
     }
 
-    /** Looks if it is time, warns if it must, and returns when it wants to look next. Tick thread only. */
+    /** Looks if it is time, warns if it must, and returns when it wants to look next (the notes). Tick thread only. */
     @Override
     public long look(long now) {
         long seen = lookAt.get();

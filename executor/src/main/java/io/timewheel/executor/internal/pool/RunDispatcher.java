@@ -40,20 +40,23 @@ public final class RunDispatcher {
      * public API on 21+.
      *
      * Cold start: a JVM's first virtual thread costs the JDK one-time work (the scheduler's pool, a carrier
-     * thread, a named factory's first name), which the first build() in this mode does (VirtualThreads.warmUp)
-     * instead of the first due run; nothing on this path is a lambda (StartEach, WorkerPool.DispatchedRun),
-     * so no invokedynamic bootstrap waits for it either, and the pool loads DispatchedRun when it is built
-     * (tck's fork.VirtualThreadWarmUpTest). What stays on a run's path is the mode's own cost: a worker that
-     * found the task due starts its virtual thread, and a carrier must wake up for it (JDK 25, a 1 ms timer:
-     * the run starts 0.04-0.1 ms after the start() warm, 0.1-0.25 ms in a fresh JVM).
+     * thread, a named factory's first name), which the first executor built in this mode does in its
+     * constructor (VirtualThreads.warmUp, through ExecutorOptions.dispatcher) instead of its first due run;
+     * nothing on this path is a lambda (StartEach, WorkerPool.DispatchedRun), so no invokedynamic bootstrap
+     * waits for it either, and the pool initializes DispatchedRun when it is built (ColdStart). tck's
+     * fork.VirtualThreadWarmUpTest checks all three. What stays on a run's path is the mode's own cost: the
+     * worker that found the task due starts its virtual thread, and a carrier must wake up for it.
      */
 
     /** Where runs go. Immutable. */
     final Executor target;
     /** The bound on concurrent runs, or null. Immutable reference. */
     private final Semaphore limit;
+    /** Runs handed over and not finished. Any thread (atomic; see the notes). */
     final AtomicInteger inFlight = new AtomicInteger();
+    /** The threads running a run now. Any thread (a concurrent set; see the notes). */
     final Set<Thread> running = ConcurrentHashMap.newKeySet();
+    /** Finished runs. Any thread (LongAdder; see the notes). */
     final LongAdder completed = new LongAdder();
 
     private RunDispatcher(Executor target, int maxConcurrentRuns) {
@@ -108,6 +111,7 @@ public final class RunDispatcher {
 
     /** Thread.ofVirtual().name(prefix, 0).factory(), through method handles looked up once. */
     static final class VirtualThreads {
+        // Immutable, set by the class initializer: the handles, or null with UNAVAILABLE saying why
         private static final MethodHandle OF_VIRTUAL;
         private static final MethodHandle NAME;
         private static final MethodHandle FACTORY;
@@ -143,8 +147,8 @@ public final class RunDispatcher {
         }
 
         /**
-         * Set by the first warmUp of this JVM that started its thread. Two first builds at once may both warm
-         * up, or a second may skip it while the first is still at it: either is harmless.
+         * Set by the first warmUp of this JVM that started its thread. Any thread (volatile): two first builds
+         * at once may both warm up, or a second may skip it while the first is still at it; either is harmless.
          */
         private static volatile boolean warm;
 
@@ -152,11 +156,10 @@ public final class RunDispatcher {
          * At the first build() in this mode in a JVM: starts a virtual thread that does nothing, so that the
          * JDK's one-time work for a JVM's first virtual thread (initializing the scheduler's pool, starting a
          * carrier thread, both inside start()) and for a named factory's first name (its counter's VarHandle
-         * spins method-handle forms, ~5 ms) is done by the constructor and not by the first due run. Without
-         * it a fresh JVM's first timer in this mode ran 13-22 ms late, against 1-2 ms in the platform-worker
-         * mode (bench/probes/FirstTimer.java, JDK 25; bench/results/jdk25/vt-lateness.txt). It does not wait
-         * for the thread: with every carrier busy the constructor would block, and waiting gained nothing
-         * measurable. The thread comes from a factory of its own, so the runs' names still count from 0.
+         * spins method-handle forms) is done by the constructor and not by the first due run. Not a class
+         * preload (ColdStart's job): it starts the JVM's first virtual thread. It does not wait for the
+         * thread: with every carrier busy the constructor would block, and the work it is there for is done
+         * inside start(). The thread comes from a factory of its own, so the runs' names still count from 0.
          */
         static void warmUp() {
             if (warm) {

@@ -16,12 +16,13 @@ public abstract class RunState {
      * the word only ever moves forward through them:
      *   RUNNING -> SHUTDOWN           shutdown()
      *   RUNNING | SHUTDOWN -> STOP    shutdownNow()
-     *   SHUTDOWN -> TIDYING           queue and pool empty (WorkerPool.tryTerminate)
-     *   STOP -> TIDYING               pool empty (WorkerPool.tryTerminate)
+     *   SHUTDOWN -> TIDYING           queue and pool empty, no dispatched run in flight (WorkerPool.tryTerminate)
+     *   STOP -> TIDYING               pool empty, no dispatched run in flight (WorkerPool.tryTerminate)
      *   TIDYING -> TERMINATED         after terminated() has returned or thrown (WorkerPool.tryTerminate)
      * advanceRunState makes the first two (a CAS loop that never moves the state back and keeps the count);
-     * the other three are WorkerPool.tryTerminate's, under its mainLock. The worker count moves by CAS (addWorker) and
-     * decrement (a worker that failed to start or is on its way out) in WorkerPool.
+     * the other three are WorkerPool.tryTerminate's, under its mainLock. The worker count moves in WorkerPool:
+     * up by CAS (addWorker), down by CAS (getTask's exit of a surplus or timed-out worker) or by decrement (a
+     * worker that failed to start, that leaves getTask on shutdown, or whose task threw).
      *
      * This class holds the word and says what it means; it decides nothing. Who moves the state, when, and
      * under which lock is WorkerPool's business, as in TPE, where ctl and its helpers are a few lines at the
@@ -92,7 +93,10 @@ public abstract class RunState {
         return runStateAtLeast(ctl.get(), TERMINATED);
     }
 
-    /** The worker count (ctl's), without a lock: for the starvation watch, which must not block. Any thread. */
+    /**
+     * The worker count (ctl's), without a lock: for the statistics and the starvation watch, which must not
+     * block. Any thread.
+     */
     public int workerCount() {
         return workerCountOf(ctl.get());
     }

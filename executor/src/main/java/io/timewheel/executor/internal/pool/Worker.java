@@ -15,7 +15,8 @@ final class Worker extends AbstractQueuedSynchronizer implements Runnable {
      * As TPE's Worker, a non-reentrant lock over AQS state, so that a worker that is running a task cannot be
      * interrupted by the pool's interruptIdleWorkers (which interrupts only the workers whose tryLock
      * succeeds), nor by its own calls to setCorePoolSize and the like from inside a task:
-     *   -1   created, its thread not yet running: no interrupts (interruptIfStarted skips it);
+     *   -1   created, its thread not yet running: no interrupts (interruptIfStarted skips it, and
+     *        interruptIdleWorkers' tryLock fails);
      *   0    idle, in WorkerPool.getTask;
      *   1    running a task (or, with a dispatcher, handing one over): held by its own thread.
      * Transitions: -1 -> 0 when the thread starts its loop (runWorker's first unlock); 0 -> 1 (lock) and

@@ -66,16 +66,22 @@ public abstract class WorkerPool extends RunState implements Worker.Loop {
      *
      * Workers: each pool thread is a Worker (its own file, TPE's nested Worker), a non-reentrant lock that its
      * thread holds while it runs a task, so that the idle workers are those whose lock is free; its thread
-     * runs this class's loop (runWorker), and this class adds, counts, interrupts and retires the workers.
+     * runs the Worker.Loop it was made with, this class's runWorker, and this class adds, counts, interrupts
+     * and retires the workers.
      *
-     * Ownership: ctl (RunState) any thread, via CAS; workers, largestPoolSize, completedTaskCount and retired
-     * guarded by mainLock; a Worker's completedTasks written by its own thread while it holds its own lock; a
-     * Worker's stats written by its own thread (Worker's and WorkerStats' notes).
+     * Ownership: queue, mainLock, termination, lateThresholdNanos, executorName and dispatcher immutable; ctl
+     * (RunState) any thread, via CAS; workers, largestPoolSize, completedTaskCount and retired guarded by
+     * mainLock; a Worker's completedTasks written by its own thread while it holds its own lock; a Worker's
+     * stats written by its own thread (Worker's and WorkerStats' notes); the dispatcher's counts any thread
+     * (RunDispatcher's notes).
      */
 
+    /** Where the workers take their tasks. Immutable. */
     private final TaskQueue queue;
 
+    /** TPE's mainLock: guards the fields below that say so. Immutable. */
     private final ReentrantLock mainLock = new ReentrantLock();
+    /** Signalled on TERMINATED (awaitTermination). Immutable; waited on under mainLock. */
     private final Condition termination = mainLock.newCondition();
     /** Guarded by mainLock. */
     private final HashSet<Worker> workers = new HashSet<>();
@@ -386,7 +392,8 @@ public abstract class WorkerPool extends RunState implements Worker.Loop {
 
     /**
      * What dispatch hands over: a class, not a lambda, so that a JVM's first dispatched run does not wait for
-     * an invokedynamic bootstrap (~5 ms on a cold JVM, -Xlog:class+load).
+     * an invokedynamic bootstrap (tck's fork.VirtualThreadWarmUpTest); initialized by the constructor
+     * (ColdStart).
      */
     private final class DispatchedRun implements Runnable {
         private final Runnable task;

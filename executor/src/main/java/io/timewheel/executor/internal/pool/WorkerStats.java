@@ -21,10 +21,11 @@ public final class WorkerStats extends ReadyQueue.Slot {
      * count, with PAD longs (128 bytes) before and after, so that two workers' cells never share a cache line
      * (nor an adjacent-line prefetch pair).
      *
-     * Reading. A reader (any thread) reads the counts with getOpaque: no tearing, never a value older than one
-     * it read before, but possibly a few tasks behind the worker. A count the worker wrote before a task's run
-     * is seen by whoever sees that run's outcome (the run's completion is a release the reader acquires), which
-     * is what tests on a manual clock rely on.
+     * Reading. A reader (any thread) reads the counts with getOpaque: never a value older than one it read
+     * before, but possibly a few tasks behind the worker, and not torn on a 64-bit JVM (the worker's writes
+     * are plain, which JLS 17.7 lets a JVM split in two). A count the worker wrote before a task's run is seen
+     * by whoever sees that run's outcome (the run's completion is a release the reader acquires), which is
+     * what tests on a manual clock rely on.
      *
      * The slot (deadline, readyAt, takenAt, idleWorkers): written by the worker thread inside
      * ReadyQueue.take, under the ready queue's lock, for the entry take returns; read by the same thread
