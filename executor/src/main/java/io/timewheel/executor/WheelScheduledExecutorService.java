@@ -299,9 +299,10 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
          * the late threshold past its deadline and no worker is idle, it logs, at most once per 10 s, through
          * System.Logger "io.timewheel" at WARNING, "N tasks of executor X are overdue (oldest Y ms): all K
          * workers busy" (and commits a JFR TaskLate event for that task, started=false, if a recording runs).
-         * Costs the tick thread one look per second while this executor has nothing due. Default: the system
-         * property {@code timewheel.starvationWarning} (which the agent's {@code starvationWarning} option sets),
-         * else false.
+         * It looks when a task could have waited the threshold, so it speaks then, not later; it costs each
+         * push into the workers' queue two volatile reads, and the tick thread no wake-up while nothing is
+         * queued. Default: the system property {@code timewheel.starvationWarning} (which the agent's
+         * {@code starvationWarning} option sets), else false.
          *
          * @param on whether to watch and warn
          * @return this builder

@@ -1,5 +1,6 @@
 package io.timewheel.executor;
 
+import io.timewheel.executor.internal.tick.TickThread;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -315,6 +316,36 @@ class ExecutorStatisticsTest extends ManualClockTestBase {
         sync();
         ForkJoinPool.commonPool().awaitQuiescence(10, SECONDS);
         assertEquals(0, UnexpectedReports.count("overdue (oldest"), "spoke twice within the quiet time");
+        release.countDown();
+    }
+
+    /**
+     * After a look that found nothing queued the watch waits for the next push: that push must still make it
+     * look when its task has waited the threshold, and meanwhile the tick thread parks until what it holds.
+     */
+    @Test
+    void starvationWarning_afterALookThatFoundNothing_stillSpeaks_andTheTickThreadParksMeanwhile() throws Exception {
+        long threshold = MILLISECONDS.toNanos(100);
+        start(0L, 1, b -> b.name("starved").lateThreshold(threshold, NANOSECONDS).starvationWarning(true));
+        long far = SECONDS.toNanos(3600);
+        executor.schedule(() -> { }, far, NANOSECONDS); // held by the tick thread throughout
+        executor.schedule(() -> { }, 0, NANOSECONDS).get(10, SECONDS); // a push: a look is due at 100 ms
+        clock.advance(1, SECONDS); // past it: the look finds nothing queued
+        sync();
+        sync();
+        await().atMost(Duration.ofSeconds(10)).until(() -> probe.parkedInLoop() == probe.loops()
+                && probe.wakeAt() == far - TickThread.MARGIN_NANOS);
+
+        CountDownLatch release = block(executor);
+        long due = clock.nanoTime() + MILLISECONDS.toNanos(10);
+        executor.schedule(() -> { }, 10, MILLISECONDS);
+        clock.advanceNanos(due + threshold - 1 - clock.nanoTime());
+        sync();
+        ForkJoinPool.commonPool().awaitQuiescence(10, SECONDS);
+        assertEquals(0, UnexpectedReports.count("overdue (oldest"), "spoke before the threshold");
+        clock.advanceNanos(1);
+        sync();
+        UnexpectedReports.take("overdue (oldest 100 ms)", 1);
         release.countDown();
     }
 

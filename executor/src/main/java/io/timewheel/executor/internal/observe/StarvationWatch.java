@@ -94,9 +94,9 @@ public final class StarvationWatch implements TickThread.Watch, ReadyQueue.PushW
         this.quietUntil = now;
     }
 
-    /** A look time that means none (TickThread.Watch): as far ahead as nanoTime arithmetic reaches. */
+    /** A look time that means none (TickThread.Watch): 2^62 ns ahead. */
     private static long never(long now) {
-        return now + Long.MAX_VALUE;
+        return now + (Long.MAX_VALUE >> 1); // 2^62 ns: past TickThread.NEVER_AHEAD, and no difference overflows
     }
 
     /**

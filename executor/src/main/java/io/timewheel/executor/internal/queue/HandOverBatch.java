@@ -32,10 +32,11 @@ public final class HandOverBatch {
      * splice then puts in an entry that left the queue, which the workers drop when it comes to the head, as
      * any other.
      *
-     * If the splice fails (out of memory growing the ready queue) nothing was added: every entry still queued
-     * goes back into the wheel (tryFile, addInSequence), due, and is handed over at the next advance. That
-     * covers the splice only: a failure while gathering (takeExpired growing these arrays) leaves the entries
-     * already taken, QUEUED, in neither the wheel nor the ready queue.
+     * Nothing is lost to a failure. The batch grows before it takes the next entry from the wheel, so an
+     * allocation that fails leaves no entry in hand; and whether the gathering or the splice fails (out of
+     * memory growing these arrays or the ready queue's), the ready queue got nothing, and every entry gathered
+     * and still queued goes back into the wheel (refile: tryFile, addInSequence), due, to be handed over at
+     * the next advance (QueueWheel.expire).
      */
 
     /**
@@ -58,8 +59,14 @@ public final class HandOverBatch {
      * thread's CPU between two entries.
      */
     void takeExpired(TimerWheel<QueueEntry> wheel, Pacer pacer) {
-        QueueEntry entry;
-        while ((entry = wheel.poll()) != null) {
+        for (;;) {
+            if (size == entries.length) {
+                grow(); // before the next entry is taken: a failure leaves none in hand (see the notes)
+            }
+            QueueEntry entry = wheel.poll();
+            if (entry == null) {
+                return;
+            }
             if (entry.tryUnfile()) {
                 add(entry);
             }
@@ -69,20 +76,25 @@ public final class HandOverBatch {
         }
     }
 
+    private void grow() {
+        int capacity = size << 1;
+        QueueEntry[] e = Arrays.copyOf(entries, capacity);
+        long[] d = Arrays.copyOf(deadlines, capacity);
+        int[] q = Arrays.copyOf(sequences, capacity);
+        entries = e; // all three or none
+        deadlines = d;
+        sequences = q;
+    }
+
+    /** Adds an entry; the caller has made room. */
     private void add(QueueEntry entry) {
-        if (size == entries.length) {
-            int capacity = size << 1;
-            entries = Arrays.copyOf(entries, capacity);
-            deadlines = Arrays.copyOf(deadlines, capacity);
-            sequences = Arrays.copyOf(sequences, capacity);
-        }
         entries[size] = entry;
         deadlines[size] = entry.deadline();
         sequences[size] = entry.sequence();
         size++;
     }
 
-    /** After a failed splice: puts every entry still queued back into the wheel (see the notes). */
+    /** After a failed gathering or splice: puts every entry still queued back into the wheel (see the notes). */
     void refile(TimerWheel<QueueEntry> wheel) {
         for (int i = 0; i < size; i++) {
             QueueEntry entry = entries[i];

@@ -142,13 +142,13 @@ public final class QueueWheel {
             }
             // a wheel whose time has passed until would hand out entries due up to its time: wait a loop
             if (until - wheel.time() >= 0 && wheel.advance(until) > 0) {
-                batch.takeExpired(wheel, pacer);
                 try {
+                    batch.takeExpired(wheel, pacer);
                     // the batch's readyAt: read now, after the gathering, so that a tick thread descheduled
                     // on its way here shows as a late hand-over (one clock read per batch)
                     ready.pushBatch(batch, clock.nanoTime());
                 } catch (Throwable t) {
-                    batch.refile(wheel); // nothing was added: back into the wheel, due (HandOverBatch)
+                    batch.refile(wheel); // the ready queue got nothing: back into the wheel, due (HandOverBatch)
                     throw t;
                 }
             }

@@ -651,10 +651,11 @@ public final class ReadyQueue {
      * and the tick thread's starvation watch). Under the lock, in time proportional to the due entries and
      * the ring's entries that left the queue ahead of its first live one not due: the ring is sorted, so the
      * walk stops at its first entry not due once it has seen a live one; in the heap a node not due has no
-     * due entry below it, so the walk stops there whatever the node is. So every due entry still queued is
-     * counted, but the earliest live deadline not due (Overdue.earliestDeadline) misses a heap entry below a
-     * node not due that left the queue. An entry that left the queue or is a stale copy is passed over, not
-     * removed.
+     * due entry below it, so the walk stops there once that node is live or a live deadline at or before it
+     * was seen (below a node that left the queue, a live entry may still be the earliest not due:
+     * Overdue.earliestDeadline, which the starvation watch looks by). So every due entry still queued is
+     * counted, and the earliest live deadline is found. An entry that left the queue or is a stale copy is
+     * passed over, not removed.
      */
     public void scan(long now, Overdue into) {
         into.clear();
@@ -680,15 +681,19 @@ public final class ReadyQueue {
         if (size == 0) {
             return;
         }
-        // A heap node's children are 2k+1 and 2k+2; walk the due part depth first with an explicit stack.
+        // A heap node's children are 2k+1 and 2k+2; walk the due part, and below not-due nodes that left the
+        // queue, depth first with an explicit stack.
         int[] stack = new int[64];
         int top = 0;
         stack[top++] = k;
         while (top > 0) {
             int i = stack[--top];
-            into.see(tasks[i], deadlines[i], readyAts[i], now);
-            if (deadlines[i] - now > 0) {
-                continue; // min-heap: nothing below is due (its earliest deadline was seen, if still queued)
+            QueueEntry task = tasks[i];
+            long deadline = deadlines[i];
+            into.see(task, deadline, readyAts[i], now);
+            if (deadline - now > 0 && ((task.isQueued() && task.nextDeadline() == deadline)
+                    || (into.any && into.earliestDeadline - deadline <= 0))) {
+                continue; // min-heap: nothing below is due, nor earlier than a live deadline seen
             }
             for (int child = 2 * i + 1; child <= 2 * i + 2 && child < size; child++) {
                 if (top == stack.length) {

@@ -177,8 +177,12 @@ public final class TickThread implements Runnable, WheelOwner {
      */
     static final long LATE_WAKE_NANOS = 1L << 21;
 
-    /** A watch's look more than this far ahead (2^62 ns, 146 years) means none (Watch.look). */
-    public static final long NEVER_AHEAD = Long.MAX_VALUE >> 1;
+    /**
+     * A watch's look more than this far ahead (2^61 ns, 73 years) means none (Watch.look): a watch that wants
+     * none answers a time 2^62 ns ahead, which stays past this bound for 73 years and keeps every difference
+     * of nanoTime values in range.
+     */
+    public static final long NEVER_AHEAD = Long.MAX_VALUE >> 2;
 
     /**
      * ParkGate's states that the loop and sleeping() ask about, public for the tests, which see the other two

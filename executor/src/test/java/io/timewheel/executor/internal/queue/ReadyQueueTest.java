@@ -2,6 +2,7 @@ package io.timewheel.executor.internal.queue;
 
 import io.timewheel.wheel.TimerWheel;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -219,6 +220,26 @@ class ReadyQueueTest extends QueueTestBase {
 
     private interface Body {
         void run() throws Exception;
+    }
+
+    /**
+     * The starvation watch looks by the earliest live deadline a scan finds: a live entry in the heap below a
+     * not-due node that left the queue must still be found, not hidden by the pruning of the heap's walk.
+     */
+    @Test
+    void scan_findsTheEarliestLiveDeadline_belowAHeapNodeThatLeftTheQueue() {
+        start(0L, 1);
+        ReadyQueue ready = new ReadyQueue(clock, null);
+        ready.push(entry(3_000), 0L); // the ring
+        ScheduledTask<Void> gone = entry(1_000);
+        ready.push(gone, 0L); // before the ring's tail: the heap, its root
+        ready.push(entry(2_000), 0L); // the heap, below the root
+        assertEquals(QueueEntry.REMOVED, gone.tryRemove()); // left the queue, still in the heap
+        ReadyQueue.Overdue scan = new ReadyQueue.Overdue();
+        ready.scan(500, scan); // nothing due
+        assertEquals(0, scan.count);
+        assertTrue(scan.any);
+        assertEquals(2_000, scan.earliestDeadline, "the live heap entry below the root that left the queue");
     }
 
     private ScheduledTask<Void> entry(long deadline) {
