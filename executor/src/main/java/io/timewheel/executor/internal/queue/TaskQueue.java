@@ -130,8 +130,6 @@ public abstract class TaskQueue {
     public final NanoClock clock;
     /** The thread that owns this queue's wheel (the tick thread). Immutable. */
     private final WheelOwner owner;
-    /** The tick of this queue's wheel (the tick thread creates the wheel). Immutable. */
-    final long tickNanos;
     /** The near term, the workers' (the tick thread pushes hand-overs into it). Immutable. */
     public final ReadyQueue ready;
     /** The bounds producers and the tick thread share (see the notes). Immutable. */
@@ -147,7 +145,6 @@ public abstract class TaskQueue {
     protected TaskQueue(NanoClock clock, WheelOwner owner, long tickNanos) {
         this.clock = clock;
         this.owner = owner;
-        this.tickNanos = tickNanos;
         this.ready = new ReadyQueue(clock, owner);
         this.bounds = new HandOffBounds(clock.nanoTime());
         this.wheel = new QueueWheel(bounds, ready, clock, tickNanos);
