@@ -121,4 +121,19 @@ class AgentOptionsTest {
         assertNull(AgentOptions.resolve("tickNanos=0", new Properties(), Map.of()).tickNanos);
         assertNull(AgentOptions.resolve("tickNanos=1ms", new Properties(), Map.of()).tickNanos);
     }
+
+    /** The wheel takes only a power of two up to 2^36 ns; anything else is named and ignored, not passed on. */
+    @Test
+    void tickNanos_notAPowerOfTwo_isNamedAndIgnored() {
+        AgentOptions three = AgentOptions.resolve("tickNanos=3", new Properties(), Map.of());
+        assertNull(three.tickNanos);
+        assertEquals(List.of("tickNanos=3 (agent argument) is not a power of two from 1 to 2^36 nanoseconds"),
+                three.problems());
+        AgentOptions tooLarge = AgentOptions.resolve("tickNanos=137438953472", new Properties(), // 2^37
+                Map.of("TIMEWHEEL_AGENT_TICK_NANOS", "65536"));
+        assertEquals(65_536L, tooLarge.tickNanos, "the next source applies once the argument is thrown out");
+        assertEquals(1, tooLarge.problems().size(), tooLarge.problems().toString());
+        assertEquals(1L, AgentOptions.resolve("tickNanos=1", new Properties(), Map.of()).tickNanos);
+        assertEquals(1L << 36, AgentOptions.resolve("tickNanos=68719476736", new Properties(), Map.of()).tickNanos);
+    }
 }
