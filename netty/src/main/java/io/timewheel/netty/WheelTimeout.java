@@ -40,8 +40,10 @@ final class WheelTimeout implements Timeout, Runnable {
     /** The user's task. Immutable. */
     private final TimerTask task;
     /**
-     * The executor's future, for cancel(). Written by newTimeout before it returns this timeout to its caller,
-     * so before any cancel(); null until then (only toString() can see that).
+     * The executor's future, for cancel(). Written by newTimeout before it returns this timeout, so a cancel()
+     * on a thread the caller handed the timeout to sees it. A thread that got the timeout through a data race
+     * may see null: its cancel() still wins the state, so the task never runs, but the executor keeps its entry
+     * until the deadline.
      */
     ScheduledFuture<?> future;
     /** See the notes. Any thread, via CAS. */
@@ -78,7 +80,10 @@ final class WheelTimeout implements Timeout, Runnable {
         if (!STATE.compareAndSet(this, INIT, CANCELLED)) {
             return false;
         }
-        future.cancel(false);
+        ScheduledFuture<?> f = future;
+        if (f != null) {
+            f.cancel(false);
+        }
         timer.leftPending();
         timer.cancelled(this);
         return true;
