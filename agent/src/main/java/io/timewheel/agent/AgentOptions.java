@@ -36,14 +36,16 @@ final class AgentOptions {
 
     /** Canonical key names, in the order the README lists them. */
     private static final List<String> KEYS = List.of("enabled", "factories", "constructors", "subclasses",
-            "jdkInternal", "include", "exclude", "tickNanos", "starvationWarning", "jmx", "lateThresholdMillis",
-            "debug");
+            "jdkInternal", "nettyTimers", "include", "exclude", "tickNanos", "starvationWarning", "jmx",
+            "lateThresholdMillis", "debug");
 
     final boolean enabled;
     final boolean factories;
     final boolean constructors;
     final boolean subclasses;
     final boolean jdkInternal;
+    /** Whether io.netty.util.HashedWheelTimer is rewritten to delegate to a timer on the shared tick thread. */
+    final boolean nettyTimers;
     /** Class-name prefixes in internal form ({@code com/example/}); empty means every class. */
     final List<String> include;
     /** Class-name prefixes in internal form; these classes are never transformed. */
@@ -69,6 +71,7 @@ final class AgentOptions {
         constructors = r.bool("constructors", true);
         subclasses = r.bool("subclasses", true);
         jdkInternal = r.bool("jdkInternal", false);
+        nettyTimers = r.bool("nettyTimers", false);
         include = r.prefixes("include");
         exclude = r.prefixes("exclude");
         tickNanos = r.tickNanos("tickNanos");
@@ -112,7 +115,7 @@ final class AgentOptions {
     @Override
     public String toString() {
         return "enabled=" + enabled + ", factories=" + factories + ", constructors=" + constructors
-                + ", subclasses=" + subclasses + ", jdkInternal=" + jdkInternal + ", include=" + dotted(include)
+                + ", subclasses=" + subclasses + ", jdkInternal=" + jdkInternal + ", nettyTimers=" + nettyTimers + ", include=" + dotted(include)
                 + ", exclude=" + dotted(exclude) + ", tickNanos=" + tickNanos + ", starvationWarning=" + starvationWarning
                 + ", jmx=" + jmx + ", lateThresholdMillis=" + lateThresholdMillis + ", debug=" + debug;
     }

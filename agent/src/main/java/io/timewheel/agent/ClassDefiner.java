@@ -29,7 +29,8 @@ final class ClassDefiner {
      * reflection needs java.lang opened, and opened to the agent's module it would be opened to every
      * class on the class path (the agent jar is on it).
      *
-     * Users: BootInjector (the bridge, in the bootstrap loader, at start-up).
+     * Users: BootInjector (the bridge, in the bootstrap loader, at start-up) and NettyTimerTransformer (the
+     * netty module's classes, in the class loader of an io.netty.util.HashedWheelTimer, when one loads).
      */
 
     /** Internal name of the generated class; under io/timewheel/ so no transformer ever touches it. */

@@ -29,6 +29,7 @@ class AgentOptionsTest {
         assertTrue(o.constructors);
         assertTrue(o.subclasses);
         assertFalse(o.jdkInternal);
+        assertFalse(o.nettyTimers);
         assertFalse(o.debug);
         assertEquals(List.of(), o.include);
         assertEquals(List.of(), o.exclude);
@@ -59,6 +60,19 @@ class AgentOptionsTest {
         assertTrue(AgentOptions.resolve(null, properties("timewheel.agent.jdk_internal", "yes"), Map.of()).jdkInternal);
         assertTrue(AgentOptions.resolve(null, new Properties(), Map.of("TIMEWHEEL_AGENT_JDK_INTERNAL", "1")).jdkInternal);
         assertEquals(256L, AgentOptions.resolve(null, new Properties(), Map.of("TIMEWHEEL_AGENT_TICK_NANOS", "256")).tickNanos);
+    }
+
+    @Test
+    void nettyTimers_isReadFromEachSource_underTheAgentsPrefixes() {
+        assertTrue(AgentOptions.resolve("nettyTimers", new Properties(), Map.of()).nettyTimers);
+        assertTrue(AgentOptions.resolve(null, properties("timewheel.agent.nettyTimers", "true"), Map.of()).nettyTimers);
+        AgentOptions environment = AgentOptions.resolve(null, new Properties(), Map.of("TIMEWHEEL_AGENT_NETTY_TIMERS", "on"));
+        assertTrue(environment.nettyTimers);
+        assertEquals("environment TIMEWHEEL_AGENT_NETTY_TIMERS", environment.origins().get("nettyTimers"));
+        AgentOptions malformed = AgentOptions.resolve("netty-timers=sometimes", new Properties(),
+                Map.of("TIMEWHEEL_AGENT_NETTYTIMERS", "yes"));
+        assertTrue(malformed.nettyTimers, "the environment applies once the argument is thrown out");
+        assertEquals(List.of("nettyTimers=sometimes (agent argument) is not true/false"), malformed.problems());
     }
 
     @Test
