@@ -47,8 +47,10 @@ final class NettyTimerTransformer implements ClassFileTransformer {
      *    its parent, so all of them must be defined there, none left to be found through the parent. A
      *    loader that has its own copy (its resource is not the agent jar's) gets no definitions: its copy
      *    is checked and used as in 2. After defining, the classes L resolves must be the ones defined.
-     * Which Netty class names fit is checked by reflection on the resolved classes (Fits): the methods the
-     * rewritten class calls, with L's Netty types, so that no link-time loader constraint can fail later.
+     * Whether the classes L resolves fit is checked by reflection on them (Fits): the methods the rewritten
+     * class calls, with L's Netty types, so that no link-time loader constraint can fail later. Reflection
+     * links (verifies) those classes while HashedWheelTimer is still being loaded, so they must never need
+     * HashedWheelTimer to link: they name Netty's Timer, never the class being swapped.
      *
      * The JVM loads a class once per loader, so the work for one loader is never done twice at once; what
      * was done is remembered per loader (weakly: loaders can go), and no lock is held while classes load, so
