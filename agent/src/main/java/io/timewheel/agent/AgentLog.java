@@ -51,6 +51,11 @@ final class AgentLog {
         }
     }
 
+    /** A class loader, for messages: its name if it has one, and what it says of itself. */
+    static String describe(ClassLoader loader) {
+        return loader.getName() == null ? loader.toString() : "'" + loader.getName() + "' (" + loader + ")";
+    }
+
     /** One line for a throwable: its class and message, and the cause's if there is one. */
     static String describe(Throwable t) {
         StringBuilder b = new StringBuilder(t.getClass().getName());

@@ -1,5 +1,7 @@
 package io.timewheel.agent;
 
+import io.timewheel.wheel.TimerWheel;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,19 +36,24 @@ final class AgentOptions {
 
     /** Canonical key names, in the order the README lists them. */
     private static final List<String> KEYS = List.of("enabled", "factories", "constructors", "subclasses",
-            "jdkInternal", "include", "exclude", "tickNanos", "starvationWarning", "jmx", "lateThresholdMillis",
-            "debug");
+            "jdkInternal", "nettyTimers", "include", "exclude", "tickNanos", "starvationWarning", "jmx",
+            "lateThresholdMillis", "debug");
 
     final boolean enabled;
     final boolean factories;
     final boolean constructors;
     final boolean subclasses;
     final boolean jdkInternal;
+    /** Whether io.netty.util.HashedWheelTimer is rewritten to delegate to a timer on the shared tick thread. */
+    final boolean nettyTimers;
     /** Class-name prefixes in internal form ({@code com/example/}); empty means every class. */
     final List<String> include;
     /** Class-name prefixes in internal form; these classes are never transformed. */
     final List<String> exclude;
-    /** Tick size to hand to the executor, or null to leave it to the executor's default. */
+    /**
+     * Tick size to hand to the executor (a power of two up to {@link TimerWheel#MAX_TICK_NANOS}, as the wheel
+     * requires), or null to leave it to the executor's default.
+     */
     final Long tickNanos;
     /** Whether the executors the agent creates watch for starvation (the executor's starvationWarning). */
     final boolean starvationWarning;
@@ -64,9 +71,10 @@ final class AgentOptions {
         constructors = r.bool("constructors", true);
         subclasses = r.bool("subclasses", true);
         jdkInternal = r.bool("jdkInternal", false);
+        nettyTimers = r.bool("nettyTimers", false);
         include = r.prefixes("include");
         exclude = r.prefixes("exclude");
-        tickNanos = r.positiveLong("tickNanos", "nanoseconds");
+        tickNanos = r.tickNanos("tickNanos");
         starvationWarning = r.bool("starvationWarning", false);
         jmx = r.bool("jmx", false);
         lateThresholdMillis = r.positiveLong("lateThresholdMillis", "milliseconds");
@@ -107,7 +115,7 @@ final class AgentOptions {
     @Override
     public String toString() {
         return "enabled=" + enabled + ", factories=" + factories + ", constructors=" + constructors
-                + ", subclasses=" + subclasses + ", jdkInternal=" + jdkInternal + ", include=" + dotted(include)
+                + ", subclasses=" + subclasses + ", jdkInternal=" + jdkInternal + ", nettyTimers=" + nettyTimers + ", include=" + dotted(include)
                 + ", exclude=" + dotted(exclude) + ", tickNanos=" + tickNanos + ", starvationWarning=" + starvationWarning
                 + ", jmx=" + jmx + ", lateThresholdMillis=" + lateThresholdMillis + ", debug=" + debug;
     }
@@ -228,6 +236,27 @@ final class AgentOptions {
                     // reported below
                 }
                 problems.add(key + "=" + c.raw() + " (" + c.origin() + ") is not a positive number of " + unit);
+            }
+            return null;
+        }
+
+        /**
+         * A wheel tick: a power of two from 1 to 2^36 nanoseconds. The bound is read from TimerWheel's constant,
+         * which javac inlines, so no executor class is loaded here.
+         */
+        Long tickNanos(String key) {
+            for (Candidate c : candidatesOf(key)) {
+                try {
+                    long value = Long.parseLong(c.raw() == null ? "" : c.raw().trim());
+                    if (value > 0 && value <= TimerWheel.MAX_TICK_NANOS && Long.bitCount(value) == 1) {
+                        origins.put(key, c.origin());
+                        return value;
+                    }
+                } catch (NumberFormatException notANumber) {
+                    // reported below
+                }
+                problems.add(key + "=" + c.raw() + " (" + c.origin() + ") is not a power of two from 1 to 2^"
+                        + Long.numberOfTrailingZeros(TimerWheel.MAX_TICK_NANOS) + " nanoseconds");
             }
             return null;
         }

@@ -53,6 +53,17 @@ final class LoadedClasses {
         return retransformed;
     }
 
+    /** How many loaded classes are named {@code binaryName} (one per class loader that loaded it). */
+    static int count(Instrumentation instrumentation, String binaryName) {
+        int count = 0;
+        for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+            if (type.getName().equals(binaryName)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
     /** Reads a class file the way its loader would find it, or null. */
     private static byte[] classFileOf(ClassLoader loader, String internalName) {
         try (InputStream in = loader.getResourceAsStream(internalName + ".class")) {

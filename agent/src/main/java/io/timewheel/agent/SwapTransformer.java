@@ -214,17 +214,13 @@ final class SwapTransformer implements ClassFileTransformer {
             }
         }
         if (why != null) {
-            AgentLog.debug("classes of class loader " + describe(loader) + " keep the JDK's ScheduledThreadPoolExecutor: "
+            AgentLog.debug("classes of class loader " + AgentLog.describe(loader) + " keep the JDK's ScheduledThreadPoolExecutor: "
                     + why);
         } else if (seen != wheel) {
-            AgentLog.debug("classes of class loader " + describe(loader) + " use its own " + wheel.getName() + " (from "
+            AgentLog.debug("classes of class loader " + AgentLog.describe(loader) + " use its own " + wheel.getName() + " (from "
                     + WheelShape.origin(seen) + ")");
         }
         return target;
-    }
-
-    private static String describe(ClassLoader loader) {
-        return loader.getName() == null ? loader.toString() : "'" + loader.getName() + "' (" + loader + ")";
     }
 
     static String dotted(String internalName) {

@@ -1,6 +1,7 @@
 package io.timewheel.agent;
 
 import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -39,10 +40,12 @@ public final class TimewheelAgent {
      *   3. define the one bridge class in the bootstrap class loader (BootInjector) and install
      *    the WheelFactory behind it;
      *   4. install the SwapTransformer (retransformation capable, so that agentmain and other
-     *    agents' retransformations get the same rewrite);
+     *    agents' retransformations get the same rewrite), and with nettyTimers the NettyTimerTransformer
+     *    (which defines classes in other loaders with the ClassDefiner step 3 made, or makes its own);
      *   5. make sure the targeted JDK classes went through it: load them now if they are not loaded
      *    (they are then rewritten as they load), retransform them if they were loaded before;
-     *   6. under attach only: retransform the already loaded application classes that name STPE;
+     *   6. under attach only: retransform the already loaded application classes that name STPE, and
+     *    note a HashedWheelTimer loaded already (it cannot gain a field: it stays as it is);
      *   7. print the one start-up line.
      */
 
@@ -115,8 +118,10 @@ public final class TimewheelAgent {
         if (options.tickNanos != null) {
             System.setProperty(AgentOptions.TICK_PROPERTY, Long.toString(options.tickNanos));
         }
-        if (!options.factories && !options.constructors && !options.subclasses && !options.jdkInternal) {
-            AgentLog.line("nothing to swap (factories, constructors, subclasses and jdkInternal are all off)" + ignored);
+        if (!options.factories && !options.constructors && !options.subclasses && !options.jdkInternal
+                && !options.nettyTimers) {
+            AgentLog.line("nothing to swap (factories, constructors, subclasses, jdkInternal and nettyTimers are all off)"
+                    + ignored);
             return;
         }
 
@@ -150,6 +155,11 @@ public final class TimewheelAgent {
 
         SwapTransformer transformer = new SwapTransformer(options, wheel, wheelFinalMethods);
         instrumentation.addTransformer(transformer, true);
+        if (options.nettyTimers) {
+            instrumentation.addTransformer(new NettyTimerTransformer(TimewheelAgent.class.getClassLoader(),
+                    TimewheelAgent.class.getProtectionDomain(), wheel.getName(),
+                    new Definers(instrumentation, boot.definer())), true);
+        }
 
         StringJoiner swaps = new StringJoiner(", ");
         try {
@@ -164,6 +174,17 @@ public final class TimewheelAgent {
             }
             if (options.jdkInternal && JdkTargets.delayer(instrumentation, transformer, attached, notes)) {
                 swaps.add("jdkInternal");
+            }
+            if (options.nettyTimers) {
+                swaps.add("nettyTimers");
+                if (attached) {
+                    int loaders = LoadedClasses.count(instrumentation,
+                            SwapTransformer.dotted(NettyTimerTransformer.HASHED_WHEEL_TIMER));
+                    if (loaders > 0) {
+                        notes.add("nettyTimers: io.netty.util.HashedWheelTimer was loaded before the agent (" + loaders
+                                + " class loader(s)) and stays as it is there");
+                    }
+                }
             }
             if (attached) {
                 int retransformed = LoadedClasses.retransform(instrumentation, transformer);
@@ -186,6 +207,33 @@ public final class TimewheelAgent {
         }
         AgentLog.line(line + ignored);
         AgentLog.debug("start-up took " + (System.nanoTime() - startNanos) / 1_000_000 + " ms");
+    }
+
+    /** The ClassDefiner of the start-up if there is one, else one made on first need. */
+    private static final class Definers implements NettyTimerTransformer.InjectorSource {
+        /** Immutable. */
+        private final Instrumentation instrumentation;
+        /** Guarded by this. */
+        private ClassDefiner definer;
+
+        Definers(Instrumentation instrumentation, ClassDefiner definer) {
+            this.instrumentation = instrumentation;
+            this.definer = definer;
+        }
+
+        @Override
+        public synchronized NettyTimerTransformer.Injector injector() throws ReflectiveOperationException {
+            if (definer == null) {
+                definer = ClassDefiner.create(instrumentation);
+            }
+            final ClassDefiner defining = definer;
+            return new NettyTimerTransformer.Injector() {
+                @Override
+                public Class<?> define(String binaryName, byte[] classFile, ClassLoader loader, ProtectionDomain domain) {
+                    return defining.define(binaryName, classFile, loader, domain);
+                }
+            };
+        }
     }
 
     private static String version() {

@@ -232,16 +232,17 @@ class AgentIT {
     @MethodSource("jdks")
     void malformedOptions_appStillRuns_withOneLineSayingWhat(Jdk jdk) throws Exception {
         Run run = ForkedJvm.run(jdk, options(ForkedJvm.verifyAll(), ForkedJvm.openConcurrent(),
-                        List.of(ForkedJvm.agent("bogus,enabled=maybe,,tickNanos=-5,include"))), Map.of(),
+                        List.of(ForkedJvm.agent("bogus,enabled=maybe,,tickNanos=3,include"))), Map.of(),
                 "sampleapp.SwapApp");
         assertRanToTheEnd(run);
         assertValue(run, WHEEL, CONSTRUCTIONS.toArray(String[]::new));
         assertValue(run, WHEEL, "subclass.named.super");
+        assertValue(run, "null", "tickNanos"); // not passed on to the executor, which would refuse it
         String line = onlyStderrLine(run);
         assertTrue(line.startsWith(START_LINE), run.describe());
         assertContains(line, "ignored 'bogus' (agent argument) is not an option", run);
         assertContains(line, "enabled=maybe (agent argument) is not true/false", run);
-        assertContains(line, "tickNanos=-5", run);
+        assertContains(line, "tickNanos=3 (agent argument) is not a power of two", run);
         assertContains(line, "include (agent argument) needs a value", run);
     }
 

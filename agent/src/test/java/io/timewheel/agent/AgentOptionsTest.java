@@ -29,6 +29,7 @@ class AgentOptionsTest {
         assertTrue(o.constructors);
         assertTrue(o.subclasses);
         assertFalse(o.jdkInternal);
+        assertFalse(o.nettyTimers);
         assertFalse(o.debug);
         assertEquals(List.of(), o.include);
         assertEquals(List.of(), o.exclude);
@@ -59,6 +60,19 @@ class AgentOptionsTest {
         assertTrue(AgentOptions.resolve(null, properties("timewheel.agent.jdk_internal", "yes"), Map.of()).jdkInternal);
         assertTrue(AgentOptions.resolve(null, new Properties(), Map.of("TIMEWHEEL_AGENT_JDK_INTERNAL", "1")).jdkInternal);
         assertEquals(256L, AgentOptions.resolve(null, new Properties(), Map.of("TIMEWHEEL_AGENT_TICK_NANOS", "256")).tickNanos);
+    }
+
+    @Test
+    void nettyTimers_isReadFromEachSource_underTheAgentsPrefixes() {
+        assertTrue(AgentOptions.resolve("nettyTimers", new Properties(), Map.of()).nettyTimers);
+        assertTrue(AgentOptions.resolve(null, properties("timewheel.agent.nettyTimers", "true"), Map.of()).nettyTimers);
+        AgentOptions environment = AgentOptions.resolve(null, new Properties(), Map.of("TIMEWHEEL_AGENT_NETTY_TIMERS", "on"));
+        assertTrue(environment.nettyTimers);
+        assertEquals("environment TIMEWHEEL_AGENT_NETTY_TIMERS", environment.origins().get("nettyTimers"));
+        AgentOptions malformed = AgentOptions.resolve("netty-timers=sometimes", new Properties(),
+                Map.of("TIMEWHEEL_AGENT_NETTYTIMERS", "yes"));
+        assertTrue(malformed.nettyTimers, "the environment applies once the argument is thrown out");
+        assertEquals(List.of("nettyTimers=sometimes (agent argument) is not true/false"), malformed.problems());
     }
 
     @Test
@@ -120,5 +134,20 @@ class AgentOptionsTest {
         assertEquals(1_048_576L, AgentOptions.resolve("tickNanos=1048576", new Properties(), Map.of()).tickNanos);
         assertNull(AgentOptions.resolve("tickNanos=0", new Properties(), Map.of()).tickNanos);
         assertNull(AgentOptions.resolve("tickNanos=1ms", new Properties(), Map.of()).tickNanos);
+    }
+
+    /** The wheel takes only a power of two up to 2^36 ns; anything else is named and ignored, not passed on. */
+    @Test
+    void tickNanos_notAPowerOfTwo_isNamedAndIgnored() {
+        AgentOptions three = AgentOptions.resolve("tickNanos=3", new Properties(), Map.of());
+        assertNull(three.tickNanos);
+        assertEquals(List.of("tickNanos=3 (agent argument) is not a power of two from 1 to 2^36 nanoseconds"),
+                three.problems());
+        AgentOptions tooLarge = AgentOptions.resolve("tickNanos=137438953472", new Properties(), // 2^37
+                Map.of("TIMEWHEEL_AGENT_TICK_NANOS", "65536"));
+        assertEquals(65_536L, tooLarge.tickNanos, "the next source applies once the argument is thrown out");
+        assertEquals(1, tooLarge.problems().size(), tooLarge.problems().toString());
+        assertEquals(1L, AgentOptions.resolve("tickNanos=1", new Properties(), Map.of()).tickNanos);
+        assertEquals(1L << 36, AgentOptions.resolve("tickNanos=68719476736", new Properties(), Map.of()).tickNanos);
     }
 }

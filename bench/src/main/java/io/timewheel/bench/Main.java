@@ -46,6 +46,8 @@ public final class Main {
             "                        two producers with thread ids adjacent vs --gap apart (sharing an inbox stripe)",
             "  punctuality cold|warm [--launches 5] [--rounds 12] [--timers 20000] [--max-delay-ms 100] [--peers timewheel,stpe]",
             "                        lateness in fresh JVMs (alternating launches) and over warm interleaved rounds",
+            "  netty [--tiny]        WheelTimer vs Netty's HashedWheelTimer: schedule+cancel, lateness, idle (full's section)",
+            "  netty-timers [--timeouts 100000] [--max-delay-ms 500] [--rounds 3] [--instances 100] [--seconds 5]",
             "  smoke                 every benchmark and harness at tiny sizes, a few seconds each (what CI runs)",
             "  peers                 the peers and whether each runs on this JDK",
             "peers: " + Peer.ids(Arrays.asList(Peer.values())));
@@ -95,6 +97,12 @@ public final class Main {
                 break;
             case "stripes":
                 StripeHarness.main(rest);
+                break;
+            case "netty":
+                io.timewheel.bench.netty.NettySection.main(rest);
+                break;
+            case "netty-timers":
+                io.timewheel.bench.netty.NettyTimersHarness.main(rest);
                 break;
             case "smoke":
                 Smoke.main(rest);

@@ -174,7 +174,7 @@ public final class LatenessHarness {
      * sets the manageable flag MaxHeapFreeRatio to 100 and returns its value before, or null where the JVM has
      * no such flag (then nothing changes).
      */
-    static String keepHeap() {
+    public static String keepHeap() {
         try {
             HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
             String before = hotSpot.getVMOption("MaxHeapFreeRatio").getValue();
@@ -186,7 +186,7 @@ public final class LatenessHarness {
     }
 
     /** Puts MaxHeapFreeRatio back to {@code before} (a keepHeap result). */
-    static void restoreHeap(String before) {
+    public static void restoreHeap(String before) {
         if (before != null) {
             ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).setVMOption("MaxHeapFreeRatio", before);
         }

@@ -49,6 +49,8 @@ public final class Figures {
     public Map<String, IdleHarness.Result> idle = new LinkedHashMap<>();
     public int idleTimers = 1_000_000;
     public Map<Peer, int[]> threads = new LinkedHashMap<>();
+    /** The Netty section (WheelTimer vs HashedWheelTimer), or null if not run. */
+    public io.timewheel.bench.netty.NettySection.Result netty;
     public AgentHarness.Result agent;
     public boolean agentBuilt;
     /** Set by the quick run: the targets whose figures only the full run measures say so. */

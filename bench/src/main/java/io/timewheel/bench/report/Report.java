@@ -222,6 +222,9 @@ public final class Report {
         }
         md.append(th.markdown()).append('\n');
 
+        if (f.netty != null) {
+            md.append(io.timewheel.bench.netty.NettySection.markdown(f.netty)).append('\n');
+        }
         md.append("## Agent start-up cost\n\n");
         if (f.agent == null) {
             md.append("Not measured: the agent was not built yet (`agent/target/timewheel-agent.jar` did not exist).\n\n");

@@ -225,6 +225,9 @@ public final class FullRun {
         f.idle = IdleHarness.run(peers, List.of(0, f.idleTimers), z.idleMillis, true, out);
         step(out, "threads");
         f.threads = ThreadsHarness.run(peers, out);
+        step(out, "Netty timers: WheelTimer vs HashedWheelTimer");
+        f.netty = io.timewheel.bench.netty.NettySection.run(z.warmupMillis, z.measureIterations, z.measureMillis, z.latenessTimers,
+                z.idleMillis, raw, out);
         step(out, "agent start-up");
         f.agent = AgentHarness.run(null, z.agentRuns, out);
 

@@ -2,26 +2,25 @@ package io.timewheel.agent;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.function.BiFunction;
+import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class BootDefinerTest {
+class ClassDefinerTest {
 
     @Test
     void generatedDefiner_verifies_andCannotReachUnsafeWithoutTheExport() throws Exception {
-        byte[] classFile = BootDefiner.classFile();
+        byte[] classFile = ClassDefiner.classFile();
         Class<?> definer = new ClassLoader("isolated", null) {
             Class<?> define() {
-                return defineClass("io.timewheel.agent.GeneratedBootDefiner", classFile, 0, classFile.length);
+                return defineClass("io.timewheel.agent.GeneratedClassDefiner", classFile, 0, classFile.length);
             }
         }.define();
-        assertTrue(BiFunction.class.isAssignableFrom(definer));
+        assertTrue(Function.class.isAssignableFrom(definer));
         @SuppressWarnings("unchecked")
-        BiFunction<String, byte[], Class<?>> function =
-                (BiFunction<String, byte[], Class<?>>) definer.getConstructor().newInstance(); // links: verified
+        Function<Object[], Object> function = (Function<Object[], Object>) definer.getConstructor().newInstance(); // links: verified
         // Without Instrumentation.redefineModule exporting jdk.internal.misc to its module, it is refused.
-        assertThrows(IllegalAccessError.class, () -> function.apply("x.Y", new byte[0]));
+        assertThrows(IllegalAccessError.class, () -> function.apply(new Object[]{"x.Y", new byte[0], null, null}));
     }
 }

@@ -1,0 +1,166 @@
+package io.timewheel.bench.netty;
+
+import io.timewheel.bench.report.JmhRow;
+import io.timewheel.bench.report.Table;
+import io.timewheel.bench.run.JmhRuns;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The full run's Netty section: WheelTimer beside HashedWheelTimer (1 ms and 100 ms ticks), schedule+cancel at
+ * 1M pending timeouts with 1 and 2 producers ({@link NettyScheduleCancelBenchmark}), lateness and idle cost
+ * ({@link NettyTimersHarness}), each figure also as a ratio to WheelTimer's.
+ *
+ * <p>Run alone: {@code java -jar bench/target/timewheel-bench.jar netty [--tiny]}
+ */
+public final class NettySection {
+
+    static final String BENCHMARK = "NettyScheduleCancelBenchmark.scheduleCancel";
+    static final int[] THREADS = {1, 2};
+
+    /** What the section measured. */
+    public static final class Result {
+        final int pending;
+        final List<JmhRow> jmh = new ArrayList<>();
+        Map<NettyTimerKind, NettyTimersHarness.Lateness> lateness = new LinkedHashMap<>();
+        int latenessRounds;
+        Map<String, NettyTimersHarness.Idle> idle = new LinkedHashMap<>();
+        int idleInstances;
+
+        Result(int pending) {
+            this.pending = pending;
+        }
+
+        /** newTimeout+cancel per microsecond, or NaN. */
+        double scheduleCancel(NettyTimerKind kind, int threads) {
+            JmhRow r = JmhRow.find(jmh, BENCHMARK, threads, "timer", kind.id(), "pending", Integer.toString(pending));
+            return r == null ? Double.NaN : r.score;
+        }
+
+        double scheduleCancelError(NettyTimerKind kind, int threads) {
+            JmhRow r = JmhRow.find(jmh, BENCHMARK, threads, "timer", kind.id(), "pending", Integer.toString(pending));
+            return r == null ? Double.NaN : r.error;
+        }
+    }
+
+    private NettySection() {
+    }
+
+    public static void main(String[] argv) throws Exception {
+        boolean tiny = Arrays.asList(argv).contains("--tiny");
+        Result r = tiny ? run(200, 1, 200, 2_000, 1_000, null, System.out) : run(1_000, 3, 1_000, 100_000, 5_000, null, System.out);
+        System.out.println();
+        System.out.println(markdown(r));
+    }
+
+    /**
+     * Measures everything at the full run's sizes: JMH warm-up and measurement as given, {@code latenessTimeouts}
+     * per lateness round (3 rounds, 1 if fewer than 10,000 timeouts), an idle window of up to 5 s. {@code raw}:
+     * where JMH's logs and JSON go (null: nowhere).
+     */
+    public static Result run(int warmupMillis, int iterations, int iterationMillis, int latenessTimeouts, int idleMillis,
+                             Path raw, PrintStream out) throws Exception {
+        boolean tiny = latenessTimeouts < 10_000;
+        Result r = new Result(tiny ? 10_000 : 1_000_000);
+        String[] ids = new String[NettyTimerKind.values().length];
+        for (NettyTimerKind k : NettyTimerKind.values()) {
+            ids[k.ordinal()] = k.id();
+        }
+        for (int threads : THREADS) {
+            JmhRuns.Spec spec = new JmhRuns.Spec(BENCHMARK).param("timer", ids).param("pending", Integer.toString(r.pending))
+                    .threads(threads).warmup(1, warmupMillis).measure(iterations, iterationMillis);
+            if (raw != null) {
+                spec.output(raw.resolve("netty-schedule-cancel-t" + threads + ".log"),
+                        raw.resolve("netty-schedule-cancel-t" + threads + ".json"));
+            }
+            r.jmh.addAll(JmhRuns.run(spec));
+        }
+        List<NettyTimerKind> kinds = Arrays.asList(NettyTimerKind.values());
+        r.latenessRounds = tiny ? 1 : 3;
+        r.lateness = NettyTimersHarness.lateness(kinds, latenessTimeouts, tiny ? 50 : 500, r.latenessRounds, out);
+        r.idleInstances = tiny ? 5 : 100;
+        r.idle = NettyTimersHarness.idle(kinds, r.idleInstances, Math.min(idleMillis, 5_000), out);
+        return r;
+    }
+
+    public static String markdown(Result r) {
+        StringBuilder md = new StringBuilder("## Netty timers: WheelTimer vs HashedWheelTimer\n\n");
+        md.append("`io.timewheel.netty.WheelTimer` (the `netty/` module) against Netty's `HashedWheelTimer` with a 1 ms tick and"
+                + " with its default 100 ms tick, on Netty's `Timer` API. Ratios: the figure over WheelTimer's.\n\n");
+
+        md.append("`NettyScheduleCancelBenchmark`: `newTimeout` of a 30 s timeout and `cancel()` at once, with ")
+                .append(String.format("%,d", r.pending)).append(" far timeouts (1 to 2 h away) pending; million operations per"
+                        + " second, ± JMH's 99.9% error.\n\n");
+        Table sc = new Table("timer", "1 producer", "vs wheel-timer", "2 producers", "vs wheel-timer");
+        for (NettyTimerKind k : NettyTimerKind.values()) {
+            List<String> row = new ArrayList<>(List.of(k.id()));
+            for (int threads : THREADS) {
+                row.add(score(r, k, threads));
+                row.add(ratio(r.scheduleCancel(k, threads), r.scheduleCancel(NettyTimerKind.WHEEL, threads)));
+            }
+            sc.row(row.toArray(new String[0]));
+        }
+        md.append(sc.markdown()).append('\n');
+
+        md.append("`netty-timers` lateness: timeouts of random whole-millisecond delays scheduled back to back from one thread,"
+                + " on a fresh timer per round; lateness = the task's start (`nanoTime`) minus (`nanoTime` before `newTimeout`"
+                + " + delay); early = started before that. ").append(r.latenessRounds)
+                .append(" interleaved round(s), each timer's round with the median p99 shown.\n\n");
+        Table lt = new Table("timer", "p50 ms", "vs wheel-timer", "p99 ms", "vs wheel-timer", "max ms", "early (all rounds)", "never ran");
+        NettyTimersHarness.Lateness ours = r.lateness.get(NettyTimerKind.WHEEL);
+        for (NettyTimersHarness.Lateness l : r.lateness.values()) {
+            lt.row(l.kind.id(), ms(l.percentileMillis(50)), ratio(l.percentileMillis(50), ours == null ? Double.NaN : ours.percentileMillis(50)),
+                    ms(l.percentileMillis(99)), ratio(l.percentileMillis(99), ours == null ? Double.NaN : ours.percentileMillis(99)),
+                    ms(l.maxMillis()), l.early + " of " + l.timeouts, Integer.toString(l.missing));
+        }
+        md.append(lt.markdown()).append('\n');
+
+        md.append("`netty-timers` idle: ").append(r.idleInstances).append(" timers in a fresh JVM, each of which ran one task and"
+                + " holds one timeout an hour away (far) or nothing (none), sampled after 1.5 s of settling. Wake-ups ="
+                + " voluntary + involuntary context switches (/proc) of the threads created since the JVM started (WheelTimer's"
+                + " include timewheel's shared tick thread), and of the timers' own threads alone.\n\n");
+        Table id = new Table("timer", "scenario", "wake-ups/s", "vs wheel-timer", "timers' own wake-ups/s", "CPU ms/s",
+                "timers' threads", "threads added");
+        for (String scenario : NettyTimersHarness.SCENARIOS) {
+            NettyTimersHarness.Idle base = r.idle.get(NettyTimersHarness.key(NettyTimerKind.WHEEL, scenario));
+            for (NettyTimerKind k : NettyTimerKind.values()) {
+                NettyTimersHarness.Idle i = r.idle.get(NettyTimersHarness.key(k, scenario));
+                if (i != null) {
+                    id.row(k.id(), scenario, perSecond(i.wakeupsPerSecond),
+                            base == null ? "-" : ratio(i.wakeupsPerSecond, base.wakeupsPerSecond), perSecond(i.timerWakeupsPerSecond),
+                            String.format("%.3f", i.cpuMillisPerSecond), Integer.toString(i.timerThreads), Integer.toString(i.allThreads));
+                }
+            }
+        }
+        md.append(id.markdown()).append('\n');
+        return md.toString();
+    }
+
+    private static String score(Result r, NettyTimerKind k, int threads) {
+        double v = r.scheduleCancel(k, threads);
+        double e = r.scheduleCancelError(k, threads);
+        return Double.isNaN(v) ? "-" : Double.isNaN(e) ? String.format("%.3f", v) : String.format("%.3f ± %.3f", v, e);
+    }
+
+    /** v over ours; "-" when either is missing, "inf" over a zero. */
+    private static String ratio(double v, double ours) {
+        if (Double.isNaN(v) || Double.isNaN(ours) || v < 0 || ours < 0) {
+            return "-";
+        }
+        return ours == 0 ? (v == 0 ? "1.00x" : "inf") : String.format("%.2fx", v / ours);
+    }
+
+    private static String ms(double v) {
+        return Double.isNaN(v) ? "-" : String.format("%.3f", v);
+    }
+
+    private static String perSecond(double v) {
+        return v < 0 ? "n/a" : String.format("%.1f", v);
+    }
+}
