@@ -2,7 +2,6 @@ package io.timewheel.agent;
 
 import io.timewheel.agent.ForkedJvm.Jdk;
 import io.timewheel.agent.ForkedJvm.Run;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -41,15 +40,6 @@ class NettyTimersIT {
             "new(ThreadFactory,long,TimeUnit,int,boolean,long,Executor)");
     /** What HashedWheelTimer promises, as sampleapp.netty.TimerChecks reports it: the same swapped or not. */
     private static final Map<String, String> NETTYS_PROMISES = nettysPromises();
-
-    /**
-     * Why the two idle-thread acceptance tests are off: WheelTimer runs its timeouts on a pool of one thread that
-     * applies ThreadPoolExecutor's rule for the last worker, so each timer with a timeout pending, however far
-     * ahead, holds a thread that wakes every 500 ms (netty/README.md, "Differences"). The bounds stay the issue's.
-     */
-    private static final String WHEEL_TIMER_KEEPS_A_THREAD = "WheelTimer keeps a thread per timer with a pending"
-            + " timeout, waking every 500 ms (netty/README.md, Differences): 100 timers with a far timeout each hold"
-            + " 100 threads waking ~200 times a second";
 
     /** The acceptance bounds (the issue's): per-timeout lateness, timer threads, their wake-ups while idle. */
     private static final double MAX_LATENESS_MILLIS = 20;
@@ -311,7 +301,6 @@ class NettyTimersIT {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
-    @Disabled(WHEEL_TIMER_KEEPS_A_THREAD)
     void twentyAsyncHttpClients_leaveAtMostTwoMostlyIdleTimerThreads(Jdk jdk) throws Exception {
         Run[] runs = acceptance(jdk, "ahc", "20 AsyncHttpClient clients", ahcClassPath());
         assertIdle(runs[0], runs[1], 20);
@@ -320,7 +309,6 @@ class NettyTimersIT {
     /** The same for 100 {@code new HashedWheelTimer()}, each with one timeout an hour away. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("jdks")
-    @Disabled(WHEEL_TIMER_KEEPS_A_THREAD)
     void hundredPlainTimers_withAFarTimeoutEach_leaveAtMostTwoMostlyIdleTimerThreads(Jdk jdk) throws Exception {
         Run[] runs = acceptance(jdk, "plain", "100 new HashedWheelTimer()",
                 List.of(ForkedJvm.SAMPLES, nettyJar(System.getProperty("netty.version"))));

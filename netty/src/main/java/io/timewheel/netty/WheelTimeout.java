@@ -4,15 +4,13 @@ import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import io.netty.util.TimerTask;
 
-import java.util.Queue;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 /**
- * One timeout of a {@link WheelTimer}: the {@link Timeout} its caller holds, and the Runnable the timer's
+ * One timeout of a {@link WheelTimer}: the {@link Timeout} its caller holds, and the Runnable the shared wheel
  * executor runs when it comes due. Any thread.
  */
 final class WheelTimeout implements Timeout, Runnable {
@@ -20,15 +18,21 @@ final class WheelTimeout implements Timeout, Runnable {
      * Implementation notes
      *
      * state (any thread, via CAS), HashedWheelTimeout's three states:
-     *   INIT -> EXPIRED     run() by the timer's thread at the deadline, just before the task runs (or is
-     *                       handed to the task executor): isExpired() is true while it runs
-     *   INIT -> CANCELLED   cancel(); stop() collecting it (run() after the stop); newTimeout withdrawing it
+     *   INIT -> EXPIRED     on the timer's thread (or, with a task executor, the hand-off thread), just before
+     *                       the task runs or is handed to the task executor: isExpired() is true while it runs
+     *   INIT -> CANCELLED   cancel(); the timer's stop() collecting it; newTimeout withdrawing it
      * The one CAS out of INIT decides between running and cancelling, so a task never runs after a cancel
-     * that returned true, and the thread that wins it counts the timeout out of the pending count.
+     * that returned true, and the thread that wins it counts the timeout out of the timer's pending count.
      *
-     * cancel() then cancels the future, which takes the task out of the executor's queue (and, if the tick
-     * thread filed it, out of the wheel when it reads the unlink) and drops the executor's reference to this
-     * object: the timer keeps nothing of a cancelled timeout.
+     * Its path: the shared executor runs run() at the deadline, on its hand-off thread, which queues the
+     * timeout on the timer's runner (WheelTimer.dueOnHandOffThread); the runner's thread expires it and runs the
+     * task (WheelTimer.runOnTimerThread -> expire). A cancel cancels the future too, which takes the timeout out
+     * of the executor's queue at once (and out of the wheel when the tick thread reads the unlink): the timer
+     * keeps no reference to a cancelled timeout.
+     *
+     * future: written by newTimeout before it returns this timeout, so a cancel() on a thread the caller
+     * handed the timeout to sees it; a thread that got the timeout through a data race may see null: its
+     * cancel() still wins the state, so the task never runs, and the executor drops the entry at its deadline.
      */
 
     static final int INIT = 0;
@@ -36,15 +40,10 @@ final class WheelTimeout implements Timeout, Runnable {
     static final int EXPIRED = 2;
 
     /** The timer. Immutable. */
-    private final WheelTimer timer;
+    final WheelTimer timer;
     /** The user's task. Immutable. */
     private final TimerTask task;
-    /**
-     * The executor's future, for cancel(). Written by newTimeout before it returns this timeout, so a cancel()
-     * on a thread the caller handed the timeout to sees it. A thread that got the timeout through a data race
-     * may see null: its cancel() still wins the state, so the task never runs, but the executor keeps its entry
-     * until the deadline.
-     */
+    /** The shared executor's future, for cancel(). See the notes. */
     ScheduledFuture<?> future;
     /** See the notes. Any thread, via CAS. */
     private volatile int state;
@@ -77,63 +76,44 @@ final class WheelTimeout implements Timeout, Runnable {
     /** Cancels the timeout if it has neither expired nor been cancelled; O(1), and the timer lets go of it. */
     @Override
     public boolean cancel() {
-        if (!STATE.compareAndSet(this, INIT, CANCELLED)) {
+        if (!leave(CANCELLED)) {
             return false;
         }
-        ScheduledFuture<?> f = future;
-        if (f != null) {
-            f.cancel(false);
-        }
-        timer.leftPending();
         timer.cancelled(this);
         return true;
     }
 
-    /** newTimeout's undo after a racing stop(): cancels without the cancellation callback. */
+    /** Cancels without the cancellation callback (stop() collecting it, newTimeout withdrawing it). */
     boolean withdraw() {
-        if (!STATE.compareAndSet(this, INIT, CANCELLED)) {
+        return leave(CANCELLED);
+    }
+
+    /** On the timer's thread, or the hand-off thread for a task executor: INIT -> EXPIRED. */
+    boolean expire() {
+        return leave(EXPIRED);
+    }
+
+    /** The one CAS out of INIT; its winner counts the timeout out of the pending count and frees the entry. */
+    private boolean leave(int to) {
+        if (!STATE.compareAndSet(this, INIT, to)) {
             return false;
         }
-        future.cancel(false);
         timer.leftPending();
+        ScheduledFuture<?> f = future;
+        if (to == CANCELLED && f != null) {
+            f.cancel(false);
+        }
         return true;
     }
 
-    /**
-     * The executor's side: at the deadline, on the timer's thread, expires the timeout and runs its task (or
-     * hands it to the task executor); after a stop, cancels the timeout into stop()'s set instead.
-     */
+    /** The shared executor's run at the deadline, on its hand-off thread. */
     @Override
     public void run() {
-        WheelTimer t = timer;
-        Queue<Timeout> stopped = t.stopped;
-        if (stopped != null) {
-            if (STATE.compareAndSet(this, INIT, CANCELLED)) {
-                t.leftPending();
-                stopped.add(this);
-            }
-            return;
-        }
-        if (!STATE.compareAndSet(this, INIT, EXPIRED)) {
-            return; // cancelled after the executor took it
-        }
-        t.leftPending();
-        Executor executor = t.taskExecutor;
-        if (executor == null) {
-            runTask();
-            return;
-        }
-        try {
-            executor.execute(this::runTask);
-        } catch (Throwable e) {
-            if (t.logger.isWarnEnabled()) {
-                t.logger.warn("An exception was thrown while submit " + TimerTask.class.getSimpleName() + " for execution.", e);
-            }
-        }
+        timer.dueOnHandOffThread(this);
     }
 
     /** Runs the task; what it throws is logged, as HashedWheelTimer logs it, and goes no further. */
-    private void runTask() {
+    void runTask() {
         try {
             task.run(this);
         } catch (Throwable e) {

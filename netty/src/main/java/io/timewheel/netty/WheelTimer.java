@@ -6,7 +6,7 @@ import io.netty.util.TimerTask;
 import io.netty.util.concurrent.ImmediateExecutor;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
-import io.timewheel.executor.WheelScheduledExecutorService;
+import io.timewheel.executor.internal.queue.ScheduledTask;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -22,9 +22,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import java.util.concurrent.atomic.LongAdder;
 
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
 
@@ -32,8 +33,8 @@ import static java.util.concurrent.TimeUnit.MILLISECONDS;
  * A Netty {@link Timer} on timewheel's shared tick thread, in place of {@code io.netty.util.HashedWheelTimer}:
  * its timeouts wait in the JVM-wide timing wheel (exact deadlines, never early, O(1) cancel that releases the
  * task at once, no ticking), and its tasks run one at a time, in deadline order (FIFO for equal deadlines), on
- * a thread from its own {@link ThreadFactory}, which ends once no task has come due for
- * {@value #KEEP_ALIVE_MILLIS} ms. It keeps HashedWheelTimer's contract: the exceptions of
+ * a thread from its own {@link ThreadFactory}, which is started when a task comes due and ends once none has
+ * come due for {@value #KEEP_ALIVE_MILLIS} ms, however many timeouts the timer still holds. It keeps HashedWheelTimer's contract: the exceptions of
  * {@link #newTimeout}, {@link #start()} and {@link #stop()}, the pending-timeout limit, the task executor,
  * and the logging of a task that throws (see the module's README for every difference).
  *
@@ -44,51 +45,50 @@ public final class WheelTimer implements Timer {
     /*
      * Implementation notes
      *
-     * One WheelScheduledExecutorService per timer, through its public API only: the shared tick thread (the
-     * executor's default), a pool of one thread from the timer's factory, so that the tasks run one at a time
-     * in the executor's (deadline, submission) order; allowCoreThreadTimeOut with a keep-alive of
-     * KEEP_ALIVE_MILLIS; remove-on-cancel. A timeout is a WheelTimeout: the Runnable the executor runs, and
-     * the Timeout the caller holds (its state machine and its future are there).
+     * Two parts, so that a timer holds a thread only while it has tasks to run:
+     *   - the timing: every WheelTimer of the JVM schedules its timeouts on one shared wheel executor
+     *     (SharedWheel), whose tick thread keeps them in the wheel and whose one hand-off thread, at each
+     *     deadline, runs WheelTimeout.run: it queues the timeout on its timer's runner (dueOnHandOffThread);
+     *   - the running: each timer's SerialRunner runs its due timeouts one at a time, in the order they were
+     *     handed over (the executor's: deadline, then creation), on a thread from the timer's factory that
+     *     starts when one is handed over and ends KEEP_ALIVE_MILLIS after the last (runOnTimerThread). So the
+     *     tasks of one timer never run at the same time, a slow task delays only its own timer, and an idle
+     *     timer holds no thread, whatever timeouts it holds.
+     * A timer with a task executor (HashedWheelTimer's constructor argument) hands each expired task to it from
+     * the hand-off thread, as HashedWheelTimer's worker does, and needs no runner thread.
      *
      * Keep-alive: 500 ms is half the second in which an idle timer promises to hold no thread of its own,
-     * which leaves the other half for the worker's own time-out wake-up to be late on a loaded machine; and
-     * it is long enough that a timer whose timeouts come due every few hundred milliseconds (read and idle
-     * timeouts, retries) keeps one thread rather than creating one per task. The pool applies
-     * ThreadPoolExecutor's rule for the last worker: it stays while the queue holds a task, however far
-     * ahead, waking once per keep-alive (README, "Differences").
+     * leaving the other half for the runner's own timed wake-up to be late on a loaded machine; and long
+     * enough that a timer whose timeouts come due every few hundred milliseconds (read and idle timeouts,
+     * retries) keeps one thread rather than starting one per task.
      *
      * State: stopped (any thread, via CAS) is null while the timer runs; stop() sets it, once, to the queue
      * that collects the timeouts it returns, so that one volatile read answers "stopped?" and, when it is
      * stopped, where a timeout that never ran goes. newTimeout reads it before and after scheduling: a
-     * timeout scheduled while stop() ran either ran, or was collected by stop(), or is withdrawn by
-     * newTimeout, which then throws as after a stop.
+     * timeout scheduled while stop() ran either ran, or was collected by stop(), or is withdrawn by newTimeout,
+     * which then throws as after a stop.
      *
-     * stop(), with the executor's public API only: the executor's futures are not our timeouts, and
-     * shutdownNow() cancels without running them. So stop() shuts the executor down (queued delayed tasks
-     * stay, STPE's default policy), then runs every future of a getQueue() snapshot itself: a WheelTimeout
-     * run after the stop collects itself (INIT -> CANCELLED) instead of running its task, and so does one
-     * that the worker takes meanwhile. Then shutdownNow() and awaitTermination in 100 ms steps, each
-     * interrupting the worker again, as HashedWheelTimer.stop() interrupts and joins its worker until it
-     * has ended.
+     * stop() collects the timer's timeouts neither expired nor cancelled from three places, each by the
+     * timeout's one CAS out of INIT (WheelTimeout.withdraw), so each is collected once and none runs after:
+     *   1. still queued in the shared executor: its getQueue() snapshot, filtered by timer (ScheduledTask's
+     *      callable() is the WheelTimeout; a scan of every timer's pending timeouts, paid by stop() alone);
+     *   2. taken by the hand-off thread and not yet handed over: stop() waits for a task due now to pass the
+     *      hand-off thread, which takes due tasks in deadline order (unless stop() runs on that thread: a task
+     *      executor that runs tasks inline);
+     *   3. handed over to the runner: its thread, or stop() itself, collects them, and stop() interrupts a
+     *      running task and waits for it, as HashedWheelTimer.stop() interrupts and joins its worker.
      *
-     * Pending count: with a limit, an AtomicLong incremented by newTimeout and decremented by each INIT ->
-     * EXPIRED or INIT -> CANCELLED (HashedWheelTimer's counter, which the limit needs to be exact). Without
-     * one, the executor's queue size (a striped count: nothing shared on the schedule and cancel paths),
-     * minus the cancellation callbacks queued (below). A timeout a worker has taken but not yet started is
-     * out of the queue and not yet expired: for that instant the count is one low.
+     * Pending count: with a limit, an AtomicLong incremented by newTimeout before it schedules (HashedWheelTimer's
+     * counter, which the limit needs exact); without one, a LongAdder (no cache line shared by producers).
+     * Both are decremented by the CAS out of INIT, so the count is exact at once after a cancel.
      *
      * Cancellation callback (Netty 4.2's TimerTask.cancelled, absent from 4.1): called through a method
-     * handle found at class initialization, for tasks whose class overrides it (OVERRIDES_CANCELLED), on
-     * the timer's own thread as HashedWheelTimer's worker calls it, through the executor (a task due now,
-     * after those already due). One queued when stop() begins is run by stop()'s own snapshot loop, on the
-     * thread that calls stop(); one for a cancel after stop() is dropped, as HashedWheelTimer drops it.
-     *
-     * The worker: the factory wrapper records each thread it creates as it starts (worker), so that stop()
-     * knows it is called from a task; the pool has one thread at a time, so the field names the only thread
-     * that can be running this timer's tasks.
+     * handle found at class initialization, for tasks whose class overrides it (OVERRIDES_CANCELLED), on the
+     * timer's own thread as HashedWheelTimer's worker calls it (handed to the runner); one for a cancel after
+     * stop() is dropped, as HashedWheelTimer drops it.
      */
 
-    /** How long the timer's thread waits for a due task before it ends (see the notes). */
+    /** How long the timer's thread waits for another due task before it ends (see the notes). */
     public static final long KEEP_ALIVE_MILLIS = 500;
 
     /** TimerTask.cancelled(Timeout) (Netty 4.2+), or null (4.1). Immutable. */
@@ -111,21 +111,17 @@ public final class WheelTimer implements Timer {
     /** Where a task that throws is reported: the logger named after the facade's class. Immutable. */
     final InternalLogger logger;
     /** The executor expired tasks are handed to, or null to run them on the timer's own thread. Immutable. */
-    final Executor taskExecutor;
-    /** The timing and the timer's own thread. Immutable. */
-    private final WheelScheduledExecutorService executor;
-    /** The user's thread factory. Immutable. */
-    private final ThreadFactory threadFactory;
+    private final Executor taskExecutor;
+    /** Runs the due timeouts on the timer's own thread. Immutable. */
+    private final SerialRunner runner;
     /** The pending-timeout limit, {@code <= 0} for none. Immutable. */
     private final long maxPendingTimeouts;
     /** The pending count when there is a limit, else null. Any thread, atomically. */
-    private final AtomicLong pending;
+    private final AtomicLong limited;
+    /** The pending count when there is no limit, else null. Any thread. */
+    private final LongAdder unlimited;
     /** Null while running; once stopped, the timeouts stop() returns (see the notes). Any thread, via CAS. */
-    volatile Queue<Timeout> stopped;
-    /** The thread that runs this timer's tasks now, or null. Written by that thread as it starts and ends. */
-    private volatile Thread worker;
-    /** Cancellation callbacks queued in the executor and not yet started. Any thread, via CAS. */
-    private volatile int callbacksQueued;
+    private volatile Queue<Timeout> stopped;
 
     /** A timer with {@link Executors#defaultThreadFactory()} and no pending-timeout limit. */
     public WheelTimer() {
@@ -135,6 +131,7 @@ public final class WheelTimer implements Timer {
     /**
      * A timer whose tasks run on threads from {@code threadFactory}, with no pending-timeout limit.
      *
+     * @param threadFactory makes the threads that run this timer's tasks
      * @throws NullPointerException if {@code threadFactory} is null
      */
     public WheelTimer(ThreadFactory threadFactory) {
@@ -145,6 +142,8 @@ public final class WheelTimer implements Timer {
      * A timer whose tasks run on threads from {@code threadFactory}, which rejects a new timeout while
      * {@code maxPendingTimeouts} are pending ({@code <= 0}: no limit), as HashedWheelTimer does.
      *
+     * @param threadFactory      makes the threads that run this timer's tasks
+     * @param maxPendingTimeouts the most timeouts pending at once, {@code <= 0} for no limit
      * @throws NullPointerException if {@code threadFactory} is null
      */
     public WheelTimer(ThreadFactory threadFactory, long maxPendingTimeouts) {
@@ -152,10 +151,13 @@ public final class WheelTimer implements Timer {
     }
 
     /**
-     * As {@link #WheelTimer(ThreadFactory, long)}, and every expired task is handed to {@code taskExecutor}
-     * by the timer's thread, as HashedWheelTimer does (a rejection is logged and the task dropped);
-     * {@link ImmediateExecutor} runs it on the timer's own thread.
+     * As {@link #WheelTimer(ThreadFactory, long)}, and every expired task is handed to {@code taskExecutor}, as
+     * HashedWheelTimer does (a rejection is logged and the task dropped); {@link ImmediateExecutor} runs it on
+     * the timer's own thread.
      *
+     * @param threadFactory      makes the threads that run this timer's tasks
+     * @param maxPendingTimeouts the most timeouts pending at once, {@code <= 0} for no limit
+     * @param taskExecutor       runs the expired tasks
      * @throws NullPointerException if {@code threadFactory} or {@code taskExecutor} is null
      */
     public WheelTimer(ThreadFactory threadFactory, long maxPendingTimeouts, Executor taskExecutor) {
@@ -167,6 +169,11 @@ public final class WheelTimer implements Timer {
      * but its timeouts' {@link Timeout#timer()} returns {@code facade}, and the messages and the logger name
      * the facade's class.
      *
+     * @param facade             what the timeouts' {@code timer()} returns
+     * @param threadFactory      makes the threads that run this timer's tasks
+     * @param maxPendingTimeouts the most timeouts pending at once, {@code <= 0} for no limit
+     * @param taskExecutor       runs the expired tasks
+     * @return the timer behind {@code facade}
      * @throws NullPointerException if any argument is null
      */
     public static WheelTimer behind(Timer facade, ThreadFactory threadFactory, long maxPendingTimeouts,
@@ -175,22 +182,16 @@ public final class WheelTimer implements Timer {
     }
 
     private WheelTimer(Timer facade, ThreadFactory threadFactory, long maxPendingTimeouts, Executor taskExecutor) {
-        this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+        Objects.requireNonNull(threadFactory, "threadFactory");
         Objects.requireNonNull(taskExecutor, "taskExecutor");
         this.facade = facade == null ? this : facade;
         this.logger = InternalLoggerFactory.getInstance(this.facade.getClass());
         this.taskExecutor = taskExecutor == ImmediateExecutor.INSTANCE ? null : taskExecutor;
         this.maxPendingTimeouts = maxPendingTimeouts;
-        this.pending = maxPendingTimeouts > 0 ? new AtomicLong() : null;
-        WheelScheduledExecutorService e = WheelScheduledExecutorService.builder()
-                .corePoolSize(1)
-                .threadFactory(new OwnThreads())
-                .name(this.facade.getClass().getSimpleName() + "@" + Integer.toHexString(System.identityHashCode(this)))
-                .build();
-        e.setRemoveOnCancelPolicy(true);
-        e.setKeepAliveTime(KEEP_ALIVE_MILLIS, MILLISECONDS);
-        e.allowCoreThreadTimeOut(true);
-        this.executor = e;
+        this.limited = maxPendingTimeouts > 0 ? new AtomicLong() : null;
+        this.unlimited = maxPendingTimeouts > 0 ? null : new LongAdder();
+        this.runner = new SerialRunner(threadFactory, MILLISECONDS.toNanos(KEEP_ALIVE_MILLIS), new OnTimerThread());
+        SharedWheel.executor(); // the shared executor's failures (none expected) surface here, not in newTimeout
     }
 
     /**
@@ -221,7 +222,7 @@ public final class WheelTimer implements Timer {
         if (unit == null) {
             throw new NullPointerException("unit");
         }
-        AtomicLong count = pending;
+        AtomicLong count = limited;
         if (count != null) {
             long n = count.incrementAndGet();
             if (n > maxPendingTimeouts) {
@@ -229,18 +230,15 @@ public final class WheelTimer implements Timer {
                 throw new RejectedExecutionException("Number of pending timeouts (" + n
                         + ") is greater than or equal to maximum allowed pending timeouts (" + maxPendingTimeouts + ")");
             }
+        } else {
+            unlimited.increment();
         }
         if (stopped != null) {
             leftPending();
             throw new IllegalStateException("cannot be started once stopped");
         }
         WheelTimeout timeout = new WheelTimeout(this, task);
-        try {
-            timeout.future = executor.schedule(timeout, delay, unit);
-        } catch (RejectedExecutionException shutDown) { // stop() shut the executor down since the check above
-            leftPending();
-            throw new IllegalStateException("cannot be started once stopped");
-        }
+        timeout.future = SharedWheel.executor().schedule(timeout, delay, unit);
         if (stopped != null && timeout.withdraw()) { // stop() began meanwhile and has not collected it
             throw new IllegalStateException("cannot be started once stopped");
         }
@@ -256,7 +254,7 @@ public final class WheelTimer implements Timer {
      */
     @Override
     public Set<Timeout> stop() {
-        if (Thread.currentThread() == worker) {
+        if (runner.isRunnerThread()) {
             throw new IllegalStateException(facade.getClass().getSimpleName() + ".stop() cannot be called from "
                     + TimerTask.class.getSimpleName());
         }
@@ -264,19 +262,28 @@ public final class WheelTimer implements Timer {
         if (!STOPPED.compareAndSet(this, null, collected)) {
             return Collections.emptySet();
         }
-        executor.shutdown();
-        for (Runnable queued : executor.getQueue().toArray(new Runnable[0])) {
-            queued.run(); // a WheelTimeout collects itself into `collected` (see the notes)
+        for (Runnable queued : SharedWheel.executor().getQueue().toArray(new Runnable[0])) { // 1 (see the notes)
+            if (queued instanceof ScheduledTask) {
+                Object c = ((ScheduledTask<?>) queued).callable();
+                if (c instanceof WheelTimeout && ((WheelTimeout) c).timer == this && ((WheelTimeout) c).withdraw()) {
+                    collected.add((WheelTimeout) c);
+                }
+            }
         }
         boolean interrupted = false;
-        do {
-            executor.shutdownNow();
-            try {
-                executor.awaitTermination(100, MILLISECONDS);
-            } catch (InterruptedException e) {
-                interrupted = true;
+        if (!SharedWheel.isHandOffThread()) { // 2
+            CountDownLatch passed = new CountDownLatch(1);
+            SharedWheel.executor().execute(passed::countDown);
+            for (;;) {
+                try {
+                    passed.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
-        } while (!executor.isTerminated());
+        }
+        interrupted |= runner.stop(); // 3
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
@@ -285,20 +292,19 @@ public final class WheelTimer implements Timer {
 
     /**
      * The timeouts neither expired nor cancelled: exact at once after a {@code cancel()}, and 0 after
-     * {@link #stop()}. Without a pending-timeout limit it is read from the executor's striped queue count,
-     * which may be one low while a due task passes from the queue to the timer's thread.
+     * {@link #stop()}.
+     *
+     * @return the pending timeouts
      */
     public long pendingTimeouts() {
-        AtomicLong count = pending;
-        if (count != null) {
-            return count.get();
-        }
-        return Math.max(0, executor.getQueue().size() - callbacksQueued);
+        AtomicLong count = limited;
+        return count != null ? count.get() : Math.max(0L, unlimited.sum());
     }
 
     @Override
     public String toString() {
-        return facade == this ? "WheelTimer(" + executor + ")" : "WheelTimer behind " + facade.getClass().getName();
+        return facade == this ? "WheelTimer@" + Integer.toHexString(hashCode())
+                : "WheelTimer behind " + facade.getClass().getName();
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -306,32 +312,95 @@ public final class WheelTimer implements Timer {
 
     /** A timeout left the pending state (INIT to EXPIRED or CANCELLED). */
     void leftPending() {
-        AtomicLong count = pending;
+        AtomicLong count = limited;
         if (count != null) {
             count.decrementAndGet();
+        } else {
+            unlimited.decrement();
+        }
+    }
+
+    /** At a timeout's deadline, on the shared hand-off thread (see the notes). */
+    void dueOnHandOffThread(WheelTimeout timeout) {
+        Queue<Timeout> s = stopped;
+        if (s != null) {
+            if (timeout.withdraw()) {
+                s.add(timeout);
+            }
+            return;
+        }
+        Executor executor = taskExecutor;
+        if (executor == null) {
+            runner.handOver(timeout);
+            return;
+        }
+        if (!timeout.expire()) {
+            return; // cancelled meanwhile
+        }
+        try {
+            executor.execute(timeout::runTask);
+        } catch (Throwable e) {
+            if (logger.isWarnEnabled()) {
+                logger.warn("An exception was thrown while submit " + TimerTask.class.getSimpleName()
+                        + " for execution.", e);
+            }
         }
     }
 
     /** After a successful cancel: Netty 4.2's TimerTask.cancelled, on the timer's thread (see the notes). */
     void cancelled(WheelTimeout timeout) {
         TimerTask task = timeout.task();
-        if (CANCELLED == null || !OVERRIDES_CANCELLED.get(task.getClass())) {
+        if (CANCELLED == null || stopped != null || !OVERRIDES_CANCELLED.get(task.getClass())) {
             return;
         }
-        CALLBACKS.incrementAndGet(this);
-        try {
-            executor.execute(() -> {
-                CALLBACKS.decrementAndGet(this);
-                try {
-                    CANCELLED.invokeExact(task, (Timeout) timeout);
-                } catch (Throwable t) {
-                    if (logger.isWarnEnabled()) {
-                        logger.warn("An exception was thrown while process a cancellation task", t);
-                    }
+        runner.handOver(new CancelledCallback(timeout));
+    }
+
+    /** Netty 4.2's TimerTask.cancelled(timeout), run on the timer's thread. */
+    private final class CancelledCallback implements Runnable {
+        private final WheelTimeout timeout;
+
+        CancelledCallback(WheelTimeout timeout) {
+            this.timeout = timeout;
+        }
+
+        @Override
+        public void run() {
+            try {
+                CANCELLED.invokeExact(timeout.task(), (Timeout) timeout);
+            } catch (Throwable t) {
+                if (logger.isWarnEnabled()) {
+                    logger.warn("An exception was thrown while process a cancellation task", t);
                 }
-            });
-        } catch (RejectedExecutionException stoppedMeanwhile) {
-            CALLBACKS.decrementAndGet(this);
+            }
+        }
+    }
+
+    /** What the runner's thread does with each item handed over (see the notes). */
+    private final class OnTimerThread implements SerialRunner.Work {
+        @Override
+        public void run(Object item) {
+            if (item instanceof WheelTimeout) {
+                WheelTimeout timeout = (WheelTimeout) item;
+                Queue<Timeout> s = stopped;
+                if (s != null) {
+                    if (timeout.withdraw()) {
+                        s.add(timeout);
+                    }
+                } else if (timeout.expire()) {
+                    timeout.runTask();
+                }
+            } else if (stopped == null) {
+                ((Runnable) item).run(); // a cancellation callback; dropped after stop(), as HashedWheelTimer
+            }
+        }
+
+        @Override
+        public void noThread(Throwable why) {
+            if (logger.isWarnEnabled()) {
+                logger.warn("The thread factory of " + facade.getClass().getSimpleName()
+                        + " gave no thread: its due tasks run on " + SharedWheel.THREAD_NAME, why);
+            }
         }
     }
 
@@ -344,27 +413,7 @@ public final class WheelTimer implements Timer {
         }
     }
 
-    /** The timer's thread factory, recording the thread that serves the timer (see the notes). */
-    private final class OwnThreads implements ThreadFactory {
-        @Override
-        public Thread newThread(Runnable r) {
-            return threadFactory.newThread(() -> {
-                Thread self = Thread.currentThread();
-                worker = self;
-                try {
-                    r.run();
-                } finally {
-                    WORKER.compareAndSet(WheelTimer.this, self, null);
-                }
-            });
-        }
-    }
-
     @SuppressWarnings("rawtypes")
     private static final AtomicReferenceFieldUpdater<WheelTimer, Queue> STOPPED =
             AtomicReferenceFieldUpdater.newUpdater(WheelTimer.class, Queue.class, "stopped");
-    private static final AtomicReferenceFieldUpdater<WheelTimer, Thread> WORKER =
-            AtomicReferenceFieldUpdater.newUpdater(WheelTimer.class, Thread.class, "worker");
-    private static final AtomicIntegerFieldUpdater<WheelTimer> CALLBACKS =
-            AtomicIntegerFieldUpdater.newUpdater(WheelTimer.class, "callbacksQueued");
 }

@@ -4,7 +4,6 @@ import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import io.netty.util.TimerTask;
 import io.netty.util.concurrent.ImmediateExecutor;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.lang.ref.WeakReference;
@@ -62,13 +61,7 @@ class WheelTimerTest extends TimerTest {
         assertTrue(ranOn.get() != first);
     }
 
-    /**
-     * The promise the executor's public API cannot keep yet: its pool applies ThreadPoolExecutor's rule that the
-     * last worker stays while the queue holds a task, however far ahead (it wakes once per keep-alive), so a
-     * timer holding a far timeout keeps its thread. Enable once the executor offers a pool whose workers wait
-     * only for due tasks.
-     */
-    @Disabled("the executor's pool keeps its last worker while a far timeout is queued (TPE's rule); see the notes of WheelTimer")
+    /** A timer's thread ends after the keep-alive whatever timeouts it still holds: they wait in the shared wheel. */
     @Test
     void idleTimerHoldingAFarTimeout_holdsNoThread() throws InterruptedException {
         TestThreads threads = new TestThreads("holding");
