@@ -34,10 +34,10 @@ import java.util.concurrent.TimeUnit;
  * from one thread; each task records {@code System.nanoTime()}. Lateness = that minus (the {@code nanoTime()} read
  * just before {@code newTimeout} + the delay), so "early" (below zero) is early for certain. Rounds interleave the
  * timers; each timer's figures are its round with the median p99, early fires summed over all rounds. The rounds
- * run in a JVM of their own with a fixed 2 GB heap, kept at its size (LatenessHarness.keepHeap): on a heap that
- * G1 has shrunk to its minimum after System.gc(), the young generation holds about 10 MB, and a round whose
- * allocation passes that (WheelTimer's: its timeout object beside the executor's task) gets a young pause that
- * copies every pending timeout, ~20 ms on a 2-CPU machine, which measures the heap's size, not the timer.
+ * run in a JVM of their own with a fixed 2 GB heap (-Xms2g), kept at its size (LatenessHarness.keepHeap): on the
+ * minimal heap G1 keeps after System.gc(), a round whose allocation passes the young generation (WheelTimer's
+ * first: its timeout object comes on top of the executor's task) gets a young pause that copies every pending
+ * timeout, which measures the heap's size rather than the timer ({@code -Xlog:gc} on an in-process run shows it).
  *
  * <p>Idle: {@code instances} timers in a fresh JVM per timer kind and scenario, each of which ran one task, and
  * either holds one timeout an hour away ("far") or nothing ("none"); after a settling time longer than
