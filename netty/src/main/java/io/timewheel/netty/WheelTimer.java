@@ -32,8 +32,8 @@ import static java.util.concurrent.TimeUnit.MILLISECONDS;
  * A Netty {@link Timer} on timewheel's shared tick thread, in place of {@code io.netty.util.HashedWheelTimer}:
  * its timeouts wait in the JVM-wide timing wheel (exact deadlines, never early, O(1) cancel that releases the
  * task at once, no ticking), and its tasks run one at a time, in deadline order (FIFO for equal deadlines), on
- * a thread from its own {@link ThreadFactory}, which ends once no task has come due for
- * {@value #KEEP_ALIVE_MILLIS} ms. It keeps HashedWheelTimer's contract: the exceptions of
+ * a thread from its own {@link ThreadFactory}, which ends once no task has come due for 500 ms (while
+ * nothing is pending). It keeps HashedWheelTimer's contract: the exceptions of
  * {@link #newTimeout}, {@link #start()} and {@link #stop()}, the pending-timeout limit, the task executor,
  * and the logging of a task that throws (see the module's README for every difference).
  *
@@ -88,8 +88,8 @@ public final class WheelTimer implements Timer {
      * that can be running this timer's tasks.
      */
 
-    /** How long the timer's thread waits for a due task before it ends (see the notes). */
-    public static final long KEEP_ALIVE_MILLIS = 500;
+    /** How long the timer's thread waits for a due task before it ends: 500 ms (see the notes). */
+    static final long KEEP_ALIVE_MILLIS = 500;
 
     /** TimerTask.cancelled(Timeout) (Netty 4.2+), or null (4.1). Immutable. */
     private static final MethodHandle CANCELLED = cancelledHook();
