@@ -34,7 +34,7 @@ import static java.util.concurrent.TimeUnit.MILLISECONDS;
  * its timeouts wait in the JVM-wide timing wheel (exact deadlines, never early, O(1) cancel that releases the
  * task at once, no ticking), and its tasks run one at a time, in deadline order (FIFO for equal deadlines), on
  * a thread from its own {@link ThreadFactory}, which is started when a task comes due and ends once none has
- * come due for {@value #KEEP_ALIVE_MILLIS} ms, however many timeouts the timer still holds. It keeps HashedWheelTimer's contract: the exceptions of
+ * come due for 500 ms, however many timeouts the timer still holds. It keeps HashedWheelTimer's contract: the exceptions of
  * {@link #newTimeout}, {@link #start()} and {@link #stop()}, the pending-timeout limit, the task executor,
  * and the logging of a task that throws (see the module's README for every difference).
  *
@@ -89,7 +89,7 @@ public final class WheelTimer implements Timer {
      */
 
     /** How long the timer's thread waits for another due task before it ends (see the notes). */
-    public static final long KEEP_ALIVE_MILLIS = 500;
+    static final long KEEP_ALIVE_MILLIS = 500;
 
     /** TimerTask.cancelled(Timeout) (Netty 4.2+), or null (4.1). Immutable. */
     private static final MethodHandle CANCELLED = cancelledHook();

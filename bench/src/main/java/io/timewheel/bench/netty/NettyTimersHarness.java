@@ -11,11 +11,13 @@ import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,8 +33,11 @@ import java.util.concurrent.TimeUnit;
  * {@code timeouts} timeouts with random whole-millisecond delays 1..{@code maxDelayMs}, scheduled back to back
  * from one thread; each task records {@code System.nanoTime()}. Lateness = that minus (the {@code nanoTime()} read
  * just before {@code newTimeout} + the delay), so "early" (below zero) is early for certain. Rounds interleave the
- * timers; each timer's figures are its round with the median p99, early fires summed over all rounds. The heap is
- * kept at its size across rounds, as in {@code lateness} (LatenessHarness.keepHeap).
+ * timers; each timer's figures are its round with the median p99, early fires summed over all rounds. The rounds
+ * run in a JVM of their own with a fixed 2 GB heap (-Xms2g), kept at its size (LatenessHarness.keepHeap): on the
+ * minimal heap G1 keeps after System.gc(), a round whose allocation passes the young generation (WheelTimer's
+ * first: its timeout object comes on top of the executor's task) gets a young pause that copies every pending
+ * timeout, which measures the heap's size rather than the timer ({@code -Xlog:gc} on an in-process run shows it).
  *
  * <p>Idle: {@code instances} timers in a fresh JVM per timer kind and scenario, each of which ran one task, and
  * either holds one timeout an hour away ("far") or nothing ("none"); after a settling time longer than
@@ -45,6 +50,7 @@ import java.util.concurrent.TimeUnit;
 public final class NettyTimersHarness {
 
     private static final String RESULT = "NETTY-IDLE-RESULT";
+    private static final String LATENESS_RESULT = "NETTY-LATENESS-RESULT";
     /** Longer than WheelTimer's keep-alive plus a wake-up: its idle threads have ended before the window. */
     private static final long SETTLE_MILLIS = 1_500;
 
@@ -108,6 +114,11 @@ public final class NettyTimersHarness {
 
     public static void main(String[] argv) throws Exception {
         Args args = new Args(argv);
+        if (args.flag("lateness-child")) {
+            latenessChild(parse(args.get("timers", "all")), args.getInt("timeouts", 100_000), args.getInt("max-delay-ms", 500),
+                    args.getInt("rounds", 3));
+            return;
+        }
         if (args.flag("child")) {
             child(NettyTimerKind.of(args.get("timer", "wheel-timer")), args.get("scenario", "far"),
                     args.getInt("instances", 100), args.getInt("millis", 5_000));
@@ -134,10 +145,43 @@ public final class NettyTimersHarness {
     // ---------------------------------------------------------------------------------------------
     // Lateness
 
+    /** The lateness rounds, in a child JVM with a fixed heap (see the class notes); its table goes to {@code out}. */
     public static Map<NettyTimerKind, Lateness> lateness(List<NettyTimerKind> kinds, int timeouts, int maxDelayMs, int rounds,
-                                                         PrintStream out) throws InterruptedException {
+                                                         PrintStream out) throws Exception {
+        StringBuilder ids = new StringBuilder();
+        for (NettyTimerKind k : kinds) {
+            ids.append(ids.length() == 0 ? "" : ",").append(k.id());
+        }
+        List<String> cmd = ChildJvm.command(List.of("-Xms2g", "-Xmx2g"), NettyTimersHarness.class, "--lateness-child",
+                "--timers", ids.toString(), "--timeouts", Integer.toString(timeouts), "--max-delay-ms", Integer.toString(maxDelayMs),
+                "--rounds", Integer.toString(rounds));
+        Map<NettyTimerKind, Lateness> results = new LinkedHashMap<>();
+        for (String line : ChildJvm.run(cmd, 600)) {
+            if (!line.startsWith(LATENESS_RESULT)) {
+                out.println(line);
+                continue;
+            }
+            String[] f = line.split("\t");
+            NettyTimerKind kind = NettyTimerKind.of(f[1]);
+            Histogram h = Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(f[6])), 0);
+            Lateness r = new Lateness(kind, h, Integer.parseInt(f[2]), Integer.parseInt(f[3]), Integer.parseInt(f[4]));
+            for (String p : f[5].split(",")) {
+                r.roundP99s.add(Double.parseDouble(p));
+            }
+            results.put(kind, r);
+        }
+        if (results.size() != kinds.size()) {
+            throw new IllegalStateException("the lateness child gave " + results.size() + " results for " + kinds.size() + " timers");
+        }
+        return results;
+    }
+
+    /** In the child JVM: the rounds, the table, then one result line per timer (its histogram compressed, Base64). */
+    static void latenessChild(List<NettyTimerKind> kinds, int timeouts, int maxDelayMs, int rounds) throws InterruptedException {
+        PrintStream out = System.out;
         out.printf("netty timers, lateness: %,d timeouts per round, random delays 1..%d ms, scheduled from one thread;"
-                + " %d interleaved round(s), the round with the median p99 shown%n", timeouts, maxDelayMs, rounds);
+                + " %d interleaved round(s), the round with the median p99 shown (a JVM of its own, -Xms2g)%n", timeouts,
+                maxDelayMs, rounds);
         Map<NettyTimerKind, List<Lateness>> all = new LinkedHashMap<>();
         String heap = LatenessHarness.keepHeap();
         try {
@@ -165,7 +209,16 @@ public final class NettyTimersHarness {
             out.printf("%-12s %10.3f %10.3f %10.3f %10.3f %7d %8d  %s%n", r.kind.id(), r.percentileMillis(50),
                     r.percentileMillis(99), r.percentileMillis(99.9), r.maxMillis(), r.early, r.missing, p99s);
         }
-        return results;
+        for (Lateness r : results.values()) {
+            ByteBuffer buffer = ByteBuffer.allocate(r.histogram.getNeededByteBufferCapacity());
+            int length = r.histogram.encodeIntoCompressedByteBuffer(buffer);
+            StringBuilder p99s = new StringBuilder();
+            for (double p : r.roundP99s) {
+                p99s.append(p99s.length() == 0 ? "" : ",").append(p);
+            }
+            out.println(LATENESS_RESULT + "\t" + r.kind.id() + "\t" + r.timeouts + "\t" + r.early + "\t" + r.missing + "\t" + p99s
+                    + "\t" + Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length)));
+        }
     }
 
     private static Lateness combine(List<Lateness> rounds) {
