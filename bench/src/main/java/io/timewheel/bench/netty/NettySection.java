@@ -76,8 +76,7 @@ public final class NettySection {
             JmhRuns.Spec spec = new JmhRuns.Spec(BENCHMARK).param("timer", ids).param("pending", Integer.toString(r.pending))
                     .threads(threads).warmup(1, warmupMillis).measure(iterations, iterationMillis);
             if (raw != null) {
-                spec.output(raw.resolve("netty-schedule-cancel-t" + threads + ".log"),
-                        raw.resolve("netty-schedule-cancel-t" + threads + ".json"));
+                spec.console().json(raw.resolve("netty-schedule-cancel-t" + threads + ".json"));
             }
             r.jmh.addAll(JmhRuns.run(spec));
         }

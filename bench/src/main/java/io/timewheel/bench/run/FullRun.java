@@ -227,7 +227,7 @@ public final class FullRun {
         f.threads = ThreadsHarness.run(peers, out);
         step(out, "Netty timers: WheelTimer vs HashedWheelTimer");
         f.netty = io.timewheel.bench.netty.NettySection.run(z.warmupMillis, z.measureIterations, z.measureMillis, z.latenessTimers,
-                z.idleMillis, raw, out);
+                z.idleMillis, folder.raw(""), out);
         step(out, "agent start-up");
         f.agent = AgentHarness.run(null, z.agentRuns, out);
 
