@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 2)
 @Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx4g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx4g", "-XX:+AlwaysPreTouch"}) // pre-touched: bench/README.md, "Reading the results"
 public class ExpiryBenchmark {
 
     @Param({"timewheel", "stpe", "stpe-roc", "fjp", "netty-1ms", "netty-100ms", "kafka"})

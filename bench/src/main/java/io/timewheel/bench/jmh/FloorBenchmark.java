@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"}) // pre-touched: bench/README.md, "Reading the results"
 public class FloorBenchmark {
 
     private final AtomicLong counter = new AtomicLong();

@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx4g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx4g", "-XX:+AlwaysPreTouch"}) // pre-touched: bench/README.md, "Reading the results"
 public class ScheduleCancelBenchmark {
 
     @Param({"timewheel", "stpe", "stpe-roc", "fjp", "netty-1ms", "netty-100ms", "kafka"})
