@@ -1,13 +1,15 @@
 package io.timewheel.netty;
 
 import io.timewheel.executor.WheelScheduledExecutorService;
+import io.timewheel.wheel.TimerEntry;
 
+import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 
 /**
  * The one wheel executor that every WheelTimer of a JVM (of a class loader, under the agent) schedules its
  * timeouts on: the JVM's shared tick thread keeps them, and one thread of its own, "timewheel-netty-timer",
- * hands each due timeout to its timer's own thread (SerialRunner). Any thread.
+ * hands each timeout to its timer's own thread (SerialRunner) shortly before its deadline. Any thread.
  */
 final class SharedWheel {
     /*
@@ -42,11 +44,30 @@ final class SharedWheel {
     }
 
     private static final class Holder {
-        static final WheelScheduledExecutorService EXECUTOR = WheelScheduledExecutorService.builder()
+        static final WheelScheduledExecutorService EXECUTOR = new Shared(WheelScheduledExecutorService.builder()
                 .corePoolSize(1)
                 .threadFactory(new HandOffThreads())
-                .name("timewheel-netty-timers")
-                .build();
+                .name("timewheel-netty-timers"));
+    }
+
+    /**
+     * The executor, which tells each WheelTimeout when its entry is due as it schedules it (before the entry is
+     * queued, on the producer's thread), so that the timeout's deadline costs no clock reading of its own and is
+     * written before any other thread sees the timeout. The task it returns is the one it is given: the
+     * executor's own entry, as without a decorator.
+     */
+    private static final class Shared extends WheelScheduledExecutorService {
+        Shared(Builder builder) {
+            super(builder);
+        }
+
+        @Override
+        protected <V> RunnableScheduledFuture<V> decorateTask(Runnable runnable, RunnableScheduledFuture<V> task) {
+            if (runnable instanceof WheelTimeout) {
+                ((WheelTimeout) runnable).scheduled(((TimerEntry) task).deadline());
+            }
+            return task;
+        }
     }
 
     /** The hand-off thread: a daemon (it must not keep a JVM alive), with no context class loader to pin. */

@@ -7,8 +7,6 @@ import io.netty.util.TimerTask;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
-import static java.util.concurrent.TimeUnit.NANOSECONDS;
-
 /**
  * One timeout of a {@link WheelTimer}: the {@link Timeout} its caller holds, and the Runnable the shared wheel
  * executor runs when it comes due. Any thread.
@@ -24,11 +22,13 @@ final class WheelTimeout implements Timeout, Runnable {
      * The one CAS out of INIT decides between running and cancelling, so a task never runs after a cancel
      * that returned true, and the thread that wins it counts the timeout out of the timer's pending count.
      *
-     * Its path: the shared executor runs run() at the deadline, on its hand-off thread, which queues the
-     * timeout on the timer's runner (WheelTimer.dueOnHandOffThread); the runner's thread expires it and runs the
-     * task (WheelTimer.runOnTimerThread -> expire). A cancel cancels the future too, which takes the timeout out
-     * of the executor's queue at once (and out of the wheel when the tick thread reads the unlink): the timer
-     * keeps no reference to a cancelled timeout.
+     * Its path: the shared executor runs run() WheelTimer.LEAD_NANOS before the deadline (at the deadline with a
+     * task executor), on its hand-off thread, which queues the timeout on the timer's runner
+     * (WheelTimer.dueOnHandOffThread); the runner's thread waits for the deadline, expires it and runs the task
+     * (WheelTimer.OnTimerThread -> expire). A cancel cancels the future too, which takes the timeout out of the
+     * executor's queue at once (and out of the wheel when the tick thread reads the unlink): the timer keeps no
+     * reference to a cancelled timeout, but for one cancelled in the lead before its deadline, which its
+     * runner holds until that deadline.
      *
      * future: written by newTimeout before it returns this timeout, so a cancel() on a thread the caller
      * handed the timeout to sees it; a thread that got the timeout through a data race may see null: its
@@ -43,14 +43,27 @@ final class WheelTimeout implements Timeout, Runnable {
     final WheelTimer timer;
     /** The user's task. Immutable. */
     private final TimerTask task;
+    /**
+     * When the task may run, a System.nanoTime() value. Written by the producer's thread inside the executor's
+     * schedule, before the entry is queued (SharedWheel's decorateTask: the entry's deadline plus the lead it
+     * was scheduled ahead by), so every thread that gets the timeout from the executor, or from its runner,
+     * reads it written; newTimeout first writes the lead there.
+     */
+    long deadline;
     /** The shared executor's future, for cancel(). See the notes. */
     ScheduledFuture<?> future;
     /** See the notes. Any thread, via CAS. */
     private volatile int state;
 
-    WheelTimeout(WheelTimer timer, TimerTask task) {
+    WheelTimeout(WheelTimer timer, TimerTask task, long lead) {
         this.timer = timer;
         this.task = task;
+        this.deadline = lead;
+    }
+
+    /** The executor's entry for this timeout is due at {@code entryDeadline}: the deadline is the lead later. */
+    void scheduled(long entryDeadline) {
+        deadline += entryDeadline;
     }
 
     @Override
@@ -106,7 +119,7 @@ final class WheelTimeout implements Timeout, Runnable {
         return true;
     }
 
-    /** The shared executor's run at the deadline, on its hand-off thread. */
+    /** The shared executor's run, the lead before the deadline, on its hand-off thread. */
     @Override
     public void run() {
         timer.dueOnHandOffThread(this);
@@ -125,19 +138,14 @@ final class WheelTimeout implements Timeout, Runnable {
 
     @Override
     public String toString() {
-        ScheduledFuture<?> f = future;
         StringBuilder sb = new StringBuilder(192).append("WheelTimeout(deadline: ");
-        if (f == null) {
-            sb.append("not scheduled yet");
+        long remaining = deadline - System.nanoTime();
+        if (remaining > 0) {
+            sb.append(remaining).append(" ns later");
+        } else if (remaining < 0) {
+            sb.append(-remaining).append(" ns ago");
         } else {
-            long remaining = f.getDelay(NANOSECONDS);
-            if (remaining > 0) {
-                sb.append(remaining).append(" ns later");
-            } else if (remaining < 0) {
-                sb.append(-remaining).append(" ns ago");
-            } else {
-                sb.append("now");
-            }
+            sb.append("now");
         }
         if (isCancelled()) {
             sb.append(", cancelled");

@@ -28,13 +28,15 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
 
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 /**
  * A Netty {@link Timer} on timewheel's shared tick thread, in place of {@code io.netty.util.HashedWheelTimer}:
  * its timeouts wait in the JVM-wide timing wheel (exact deadlines, never early, O(1) cancel that releases the
- * task at once, no ticking), and its tasks run one at a time, in deadline order (FIFO for equal deadlines), on
- * a thread from its own {@link ThreadFactory}, which is started when a task comes due and ends once none has
- * come due for 500 ms, however many timeouts the timer still holds. It keeps HashedWheelTimer's contract: the exceptions of
+ * task at once, or at its deadline if that is less than 2.1 ms away; no ticking), and its tasks run one at a
+ * time, in deadline order (FIFO for equal deadlines), on a thread from its own {@link ThreadFactory}, which is
+ * started shortly (2.1 ms) before a task comes due and ends once none has come due for 500 ms, however many
+ * timeouts the timer still holds. It keeps HashedWheelTimer's contract: the exceptions of
  * {@link #newTimeout}, {@link #start()} and {@link #stop()}, the pending-timeout limit, the task executor,
  * and the logging of a task that throws (see the module's README for every difference).
  *
@@ -47,13 +49,26 @@ public final class WheelTimer implements Timer {
      *
      * Two parts, so that a timer holds a thread only while it has tasks to run:
      *   - the timing: every WheelTimer of the JVM schedules its timeouts on one shared wheel executor
-     *     (SharedWheel), whose tick thread keeps them in the wheel and whose one hand-off thread, at each
-     *     deadline, runs WheelTimeout.run: it queues the timeout on its timer's runner (dueOnHandOffThread);
-     *   - the running: each timer's SerialRunner runs its due timeouts one at a time, in the order they were
-     *     handed over (the executor's: deadline, then creation), on a thread from the timer's factory that
-     *     starts when one is handed over and ends KEEP_ALIVE_MILLIS after the last (runOnTimerThread). So the
-     *     tasks of one timer never run at the same time, a slow task delays only its own timer, and an idle
-     *     timer holds no thread, whatever timeouts it holds.
+     *     (SharedWheel), whose tick thread keeps them in the wheel and whose one hand-off thread, LEAD_NANOS
+     *     before each deadline, runs WheelTimeout.run: it queues the timeout on its timer's runner
+     *     (dueOnHandOffThread);
+     *   - the running: each timer's SerialRunner waits for each deadline and runs the timeouts one at a time, in
+     *     deadline order, then in the order handed over (the executor's: creation), on a thread from the timer's
+     *     factory that starts when one is handed over and ends KEEP_ALIVE_MILLIS after the last (OnTimerThread).
+     *     So the tasks of one timer never run at the same time, a slow task delays only its own timer, and an
+     *     idle timer holds no thread, whatever timeouts it holds.
+     *
+     * The lead: at a deadline, only the timer's own thread has to get a CPU; the hand-off happened before, off
+     * the task's critical path, as the executor's tick thread hands tasks to its workers ahead of time. On a
+     * loaded machine, two threads that must each be scheduled at the deadline make a tail of a scheduler's time
+     * slice (bench netty-timers, lateness p99). The lead is short, so that a timeout cancelled within it, which
+     * its runner holds until its deadline, is let go of soon, and so that the runner wakes for it at most once
+     * more than at its deadline. Equal deadlines stay in creation order: two timeouts of one deadline reach the
+     * hand-off thread in the executor's order for equal times, creation. A timeout's deadline is its executor
+     * entry's due time plus the lead it was scheduled ahead by (the lead, or the whole delay if shorter), which
+     * the shared executor's decorateTask writes into it: no clock reading of its own, whose cost would show in
+     * schedule+cancel. A timer with a task executor hands each task over at its deadline, without a lead, since
+     * the task executor runs it at once.
      * A timer with a task executor (HashedWheelTimer's constructor argument) hands each expired task to it from
      * the hand-off thread, as HashedWheelTimer's worker does, and needs no runner thread.
      *
@@ -90,6 +105,9 @@ public final class WheelTimer implements Timer {
 
     /** How long the timer's thread waits for another due task before it ends (see the notes). */
     static final long KEEP_ALIVE_MILLIS = 500;
+
+    /** How far ahead of its deadline a timeout is handed to its timer's thread: 2^21 ns = 2.1 ms (see the notes). */
+    static final long LEAD_NANOS = 1L << 21;
 
     /** TimerTask.cancelled(Timeout) (Netty 4.2+), or null (4.1). Immutable. */
     private static final MethodHandle CANCELLED = cancelledHook();
@@ -196,7 +214,7 @@ public final class WheelTimer implements Timer {
 
     /**
      * Does nothing while the timer runs: a WheelTimer has no thread to start (its timeouts wait on the
-     * shared tick thread, its tasks run on a thread started when one comes due).
+     * shared tick thread, its tasks run on a thread started shortly before one comes due).
      *
      * @throws IllegalStateException if the timer has been stopped, as HashedWheelTimer
      */
@@ -237,8 +255,10 @@ public final class WheelTimer implements Timer {
             leftPending();
             throw new IllegalStateException("cannot be started once stopped");
         }
-        WheelTimeout timeout = new WheelTimeout(this, task);
-        timeout.future = SharedWheel.executor().schedule(timeout, delay, unit);
+        long nanos = Math.max(unit.toNanos(delay), 0);
+        long lead = taskExecutor == null ? Math.min(LEAD_NANOS, nanos) : 0;
+        WheelTimeout timeout = new WheelTimeout(this, task, lead);
+        timeout.future = SharedWheel.executor().schedule(timeout, nanos - lead, NANOSECONDS); // sets its deadline
         if (stopped != null && timeout.withdraw()) { // stop() began meanwhile and has not collected it
             throw new IllegalStateException("cannot be started once stopped");
         }
@@ -320,7 +340,7 @@ public final class WheelTimer implements Timer {
         }
     }
 
-    /** At a timeout's deadline, on the shared hand-off thread (see the notes). */
+    /** The lead before a timeout's deadline (at it, with a task executor), on the shared hand-off thread (see the notes). */
     void dueOnHandOffThread(WheelTimeout timeout) {
         Queue<Timeout> s = stopped;
         if (s != null) {
@@ -359,6 +379,8 @@ public final class WheelTimer implements Timer {
     /** Netty 4.2's TimerTask.cancelled(timeout), run on the timer's thread. */
     private final class CancelledCallback implements Runnable {
         private final WheelTimeout timeout;
+        /** When it was handed over: it runs after the timeouts due by then. Immutable. */
+        final long handedOver = System.nanoTime();
 
         CancelledCallback(WheelTimeout timeout) {
             this.timeout = timeout;
@@ -393,6 +415,11 @@ public final class WheelTimer implements Timer {
             } else if (stopped == null) {
                 ((Runnable) item).run(); // a cancellation callback; dropped after stop(), as HashedWheelTimer
             }
+        }
+
+        @Override
+        public long deadline(Object item) {
+            return item instanceof WheelTimeout ? ((WheelTimeout) item).deadline : ((CancelledCallback) item).handedOver;
         }
 
         @Override
