@@ -50,10 +50,16 @@ final class SharedWheel {
                 .name("timewheel-netty-timers"));
     }
 
+    /** What is told when its executor entry is due, as it is scheduled: a WheelTimeout. */
+    interface Scheduled {
+        /** On the scheduling thread, before the entry is queued: the entry is due at {@code entryDeadline}. */
+        void scheduled(long entryDeadline);
+    }
+
     /**
-     * The executor, which tells each WheelTimeout when its entry is due as it schedules it (before the entry is
-     * queued, on the producer's thread), so that the timeout's deadline costs no clock reading of its own and is
-     * written before any other thread sees the timeout. The task it returns is the one it is given: the
+     * The executor, which tells each Scheduled task when its entry is due as it schedules it (before the entry
+     * is queued, on the producer's thread), so that a timeout's deadline costs no clock reading of its own and
+     * is written before any other thread sees the timeout. The task it returns is the one it is given: the
      * executor's own entry, as without a decorator.
      */
     private static final class Shared extends WheelScheduledExecutorService {
@@ -63,8 +69,8 @@ final class SharedWheel {
 
         @Override
         protected <V> RunnableScheduledFuture<V> decorateTask(Runnable runnable, RunnableScheduledFuture<V> task) {
-            if (runnable instanceof WheelTimeout) {
-                ((WheelTimeout) runnable).scheduled(((TimerEntry) task).deadline());
+            if (runnable instanceof Scheduled) {
+                ((Scheduled) runnable).scheduled(((TimerEntry) task).deadline());
             }
             return task;
         }

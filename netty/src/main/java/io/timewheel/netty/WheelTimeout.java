@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * One timeout of a {@link WheelTimer}: the {@link Timeout} its caller holds, and the Runnable the shared wheel
  * executor runs when it comes due. Any thread.
  */
-final class WheelTimeout implements Timeout, Runnable {
+final class WheelTimeout implements Timeout, Runnable, SharedWheel.Scheduled {
     /*
      * Implementation notes
      *
@@ -62,7 +62,8 @@ final class WheelTimeout implements Timeout, Runnable {
     }
 
     /** The executor's entry for this timeout is due at {@code entryDeadline}: the deadline is the lead later. */
-    void scheduled(long entryDeadline) {
+    @Override
+    public void scheduled(long entryDeadline) {
         deadline += entryDeadline;
     }
 
