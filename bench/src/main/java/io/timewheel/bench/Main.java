@@ -27,7 +27,7 @@ public final class Main {
             "  quick                 3.5-4.5 minutes: the headline table, timewheel beside every peer, with ratios, the",
             "                        punctuality against STPE (cold, warm, bursts' tail) and the targets",
             "  full [--out DIR] [--matrix] [--tiny]",
-            "                        the full run (~27 min on 2 CPUs): every benchmark and harness; writes DIR",
+            "                        the full run (~28 min on 2 CPUs): every benchmark and harness; writes DIR",
             "                        (default: this JDK's committed results, jdkNN) with report.md, charts and raw",
             "                        figures, after deleting what a full run wrote there before;",
             "                        --matrix runs schedule+cancel at every pending count x thread count,",

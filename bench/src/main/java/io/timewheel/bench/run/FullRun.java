@@ -33,7 +33,7 @@ import java.util.Map;
 /**
  * The full run: every benchmark and harness, written to a results folder as {@code report.md}, its PNG charts, and
  * in {@code raw/} the figures they are drawn from (JMH's JSON, the lateness histograms, the per-burst CSVs). About
- * 27 minutes on 2 CPUs, of which the punctuality against STPE takes about 7 (62 cold launches, 82 warm rounds,
+ * 28 minutes on 2 CPUs, of which the punctuality against STPE takes about 7 (62 cold launches, 82 warm rounds,
  * 4 x 2 x 420 burst slots) and the Netty section about 4. The folder is regenerated: the files a full run writes are
  * deleted before it starts, any other file is left where it is and named ({@link ResultsFolder}). JMH's own output
  * goes to the console. {@code --tiny} runs the same pipeline at toy sizes in about a minute, into a temporary
