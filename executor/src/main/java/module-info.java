@@ -14,6 +14,6 @@ module io.timewheel.executor {
     exports io.timewheel.wheel;
     // JFR instruments and reads the event classes
     exports io.timewheel.executor.jfr to jdk.jfr;
-    // the netty module's WheelTimer finds its own timeouts among a shared executor's queued tasks
+    // the netty module's WheelTimer puts its timeouts, each its own entry, into a shared executor's queue
     exports io.timewheel.executor.internal.queue to io.timewheel.netty;
 }

@@ -59,7 +59,7 @@ final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<R
         List<QueueEntry> entries = queue.collect(false);
         List<Runnable> tasks = new ArrayList<>(entries.size());
         for (QueueEntry entry : entries) {
-            tasks.add(entry.task());
+            tasks.add(entry.runnable());
         }
         return tasks;
     }
@@ -138,7 +138,7 @@ final class QueueView extends AbstractQueue<Runnable> implements BlockingQueue<R
     @Override
     public Runnable peek() {
         List<QueueEntry> entries = queue.collect(false);
-        return entries.isEmpty() ? null : entries.get(0).task();
+        return entries.isEmpty() ? null : entries.get(0).runnable();
     }
 
     /** Takes the earliest due task out of the queue, or returns null if none is due. */

@@ -733,7 +733,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
     @Override
     public void purge() {
         for (QueueEntry entry : queue.collect(false)) {
-            Runnable r = entry.task();
+            Runnable r = entry.runnable();
             if (r instanceof Future<?> && ((Future<?>) r).isCancelled()) {
                 queue.remove((TaskEntry) entry);
             }
@@ -765,7 +765,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         boolean keepDelayed = getExecuteExistingDelayedTasksAfterShutdownPolicy();
         boolean keepPeriodic = getContinueExistingPeriodicTasksAfterShutdownPolicy();
         for (QueueEntry entry : queue.collect(false)) {
-            Runnable r = entry.task();
+            Runnable r = entry.runnable();
             if (!(r instanceof RunnableScheduledFuture)) {
                 continue;
             }
@@ -794,7 +794,7 @@ public class WheelScheduledExecutorService extends ScheduledThreadPoolExecutor {
         pool.shutdownNow();
         List<Runnable> tasks = new ArrayList<>();
         for (QueueEntry entry : queue.collect(true)) {
-            tasks.add(entry.task());
+            tasks.add(entry.runnable());
         }
         pool.tryTerminate();
         return tasks;

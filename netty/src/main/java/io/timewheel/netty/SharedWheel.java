@@ -1,10 +1,13 @@
 package io.timewheel.netty;
 
 import io.timewheel.executor.WheelScheduledExecutorService;
-import io.timewheel.wheel.TimerEntry;
+import io.timewheel.executor.internal.queue.TaskEntry;
+import io.timewheel.executor.internal.queue.TaskQueue;
 
-import java.util.concurrent.RunnableScheduledFuture;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
+
+import static java.util.concurrent.TimeUnit.DAYS;
 
 /**
  * The one wheel executor that every WheelTimer of a JVM (of a class loader, under the agent) schedules its
@@ -23,6 +26,13 @@ final class SharedWheel {
      * factory, when a runner starts a thread, and a task executor's execute: a slow one delays the hand-offs
      * of every timer (documented in the module's README).
      *
+     * A timeout goes into the executor's queue as its own entry (WheelTimeout is a TaskEntry), through
+     * TaskQueue.add, not through schedule(): one object per timeout, not a timeout beside the executor's task
+     * (bench NettyScheduleCancelBenchmark with -p timer=wheel-timer weighs the two). What schedule() adds
+     * around the queue is STPE's shutdown handling and starting workers; this executor is never shut down, and
+     * its one worker starts with the schedule that finds its queue and, a core thread, never ends (a thread
+     * that dies is replaced, as ThreadPoolExecutor replaces it).
+     *
      * Created on first use (the holder class), never shut down: it belongs to no timer. A timer's stop() takes
      * its own timeouts out of it.
      */
@@ -38,42 +48,34 @@ final class SharedWheel {
         return Holder.EXECUTOR;
     }
 
+    /** The shared executor's queue, which WheelTimer puts its timeouts into (each its own entry). */
+    static TaskQueue queue() {
+        return Holder.QUEUE;
+    }
+
     /** Whether the calling thread is the shared executor's hand-off thread. */
     static boolean isHandOffThread() {
         return Thread.currentThread() instanceof HandOffThread;
     }
 
     private static final class Holder {
-        static final WheelScheduledExecutorService EXECUTOR = new Shared(WheelScheduledExecutorService.builder()
+        static final WheelScheduledExecutorService EXECUTOR = WheelScheduledExecutorService.builder()
                 .corePoolSize(1)
                 .threadFactory(new HandOffThreads())
-                .name("timewheel-netty-timers"));
-    }
-
-    /** What is told when its executor entry is due, as it is scheduled: a WheelTimeout. */
-    interface Scheduled {
-        /** On the scheduling thread, before the entry is queued: the entry is due at {@code entryDeadline}. */
-        void scheduled(long entryDeadline);
+                .name("timewheel-netty-timers")
+                .build();
+        static final TaskQueue QUEUE = queueOf(EXECUTOR);
     }
 
     /**
-     * The executor, which tells each Scheduled task when its entry is due as it schedules it (before the entry
-     * is queued, on the producer's thread), so that a timeout's deadline costs no clock reading of its own and
-     * is written before any other thread sees the timeout. The task it returns is the one it is given: the
-     * executor's own entry, as without a decorator.
+     * The executor's queue, which it keeps private: every entry names its queue (TaskEntry.queue), and a task
+     * it schedules is its own entry. That first schedule also starts the hand-off thread, which the timeouts'
+     * entries, put into the queue directly, do not.
      */
-    private static final class Shared extends WheelScheduledExecutorService {
-        Shared(Builder builder) {
-            super(builder);
-        }
-
-        @Override
-        protected <V> RunnableScheduledFuture<V> decorateTask(Runnable runnable, RunnableScheduledFuture<V> task) {
-            if (runnable instanceof Scheduled) {
-                ((Scheduled) runnable).scheduled(((TimerEntry) task).deadline());
-            }
-            return task;
-        }
+    private static TaskQueue queueOf(WheelScheduledExecutorService executor) {
+        ScheduledFuture<?> first = executor.schedule(() -> { }, 1, DAYS);
+        first.cancel(false);
+        return ((TaskEntry) first).queue;
     }
 
     /** The hand-off thread: a daemon (it must not keep a JVM alive), with no context class loader to pin. */

@@ -3,69 +3,86 @@ package io.timewheel.netty;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import io.netty.util.TimerTask;
+import io.timewheel.executor.internal.queue.TaskEntry;
+import io.timewheel.executor.internal.queue.TaskQueue;
 
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
- * One timeout of a {@link WheelTimer}: the {@link Timeout} its caller holds, and the Runnable the shared wheel
- * executor runs when it comes due. Any thread.
+ * One timeout of a {@link WheelTimer}, in one object: the {@link Timeout} its caller holds, the entry that
+ * waits in the shared wheel executor's queue, and the Runnable the executor's hand-off thread runs when the
+ * entry comes due. Any thread.
  */
-final class WheelTimeout implements Timeout, Runnable, SharedWheel.Scheduled {
+final class WheelTimeout extends TaskEntry implements Timeout, Runnable {
     /*
      * Implementation notes
      *
-     * state (any thread, via CAS), HashedWheelTimeout's three states:
-     *   INIT -> EXPIRED     on the timer's thread (or, with a task executor, the hand-off thread), just before
-     *                       the task runs or is handed to the task executor: isExpired() is true while it runs
-     *   INIT -> CANCELLED   cancel(); the timer's stop() collecting it; newTimeout withdrawing it
-     * The one CAS out of INIT decides between running and cancelling, so a task never runs after a cancel
-     * that returned true, and the thread that wins it counts the timeout out of the timer's pending count.
+     * One object, one state word. The timeout is its own queue entry (as the executor's ScheduledTask is the
+     * future, the entry and the runnable in one): newTimeout puts it straight into the shared executor's
+     * queue (SharedWheel.queue), so a timeout costs one allocation and a cancel one CAS, which both decides
+     * between running and cancelling and takes the entry out of the queue.
      *
-     * Its path: the shared executor runs run() WheelTimer.LEAD_NANOS before the deadline (at the deadline with a
-     * task executor), on its hand-off thread, which queues the timeout on the timer's runner
-     * (WheelTimer.dueOnHandOffThread); the runner's thread waits for the deadline, expires it and runs the task
-     * (WheelTimer.OnTimerThread -> expire). A cancel cancels the future too, which takes the timeout out of the
-     * executor's queue at once (and out of the wheel when the tick thread reads the unlink): the timer keeps no
-     * reference to a cancelled timeout, but for one cancelled in the lead before its deadline, which its
-     * runner holds until that deadline.
+     * state (any thread, via CAS; markQueued's store is a release store by the producer before it publishes
+     * the timeout):
+     *   IDLE        new: only newTimeout's thread has it
+     *   QUEUED      in the executor's queue: its tick thread's inbox or its ready queue
+     *   FILED       in the executor's queue, in the wheel (its tick thread filed it)
+     *   TAKEN       the hand-off thread took it off the queue; then its timer's runner holds it until its deadline
+     *   CANCELLED   cancel(); stop() collecting it; newTimeout withdrawing it; a removal through the
+     *               executor's queue (no one removes the shared executor's entries but their timeouts)
+     *   EXPIRED     on the timer's thread (or, with a task executor, the hand-off thread), just before the task
+     *               runs or is handed to the task executor: isExpired() is true while it runs
+     * transitions: IDLE -> QUEUED (newTimeout); QUEUED <-> FILED (tick thread); QUEUED | FILED -> TAKEN (the
+     * hand-off thread's worker loop); TAKEN -> EXPIRED; IDLE | QUEUED | FILED | TAKEN -> CANCELLED.
+     * HashedWheelTimeout's INIT is every state before CANCELLED. The thread whose CAS takes the timeout out of
+     * INIT counts it out of the timer's pending count; one that takes it out of the queue (QUEUED or FILED)
+     * counts it out of the queue too (TaskQueue.cancelled: and has the tick thread forget it, so the wheel lets
+     * go of it within a drain, not at its deadline), as the executor's own tasks do.
      *
-     * future: written by newTimeout before it returns this timeout, so a cancel() on a thread the caller
-     * handed the timeout to sees it; a thread that got the timeout through a data race may see null: its
-     * cancel() still wins the state, so the task never runs, and the executor drops the entry at its deadline.
+     * Its path: the entry is due `lead` before the timeout's deadline (WheelTimer.LEAD_NANOS, or the whole delay if
+     * shorter; 0 with a task executor); the executor's hand-off thread then takes it and runs run(), which
+     * queues it on its timer's runner (WheelTimer.dueOnHandOffThread); the runner's thread waits for the
+     * deadline (due()), expires it and runs the task (WheelTimer.OnTimerThread). A timeout cancelled while its
+     * runner holds it (in its last lead) is let go of at its deadline.
+     *
+     * Layout with compressed oops: 12 header + 24 TimerEntry + 4 queue + 4 timer + 4 task + 4 state + 4 lead
+     * = 56 bytes per pending timeout.
      */
 
-    static final int INIT = 0;
-    static final int CANCELLED = 1;
-    static final int EXPIRED = 2;
+    static final int IDLE = 0;
+    static final int QUEUED = 1;
+    static final int FILED = 2;
+    static final int TAKEN = 3;
+    static final int CANCELLED = 4;
+    static final int EXPIRED = 5;
 
     /** The timer. Immutable. */
     final WheelTimer timer;
     /** The user's task. Immutable. */
     private final TimerTask task;
-    /**
-     * When the task may run, a System.nanoTime() value. Written by the producer's thread inside the executor's
-     * schedule, before the entry is queued (SharedWheel's decorateTask: the entry's deadline plus the lead it
-     * was scheduled ahead by), so every thread that gets the timeout from the executor, or from its runner,
-     * reads it written; newTimeout first writes the lead there.
-     */
-    long deadline;
-    /** The shared executor's future, for cancel(). See the notes. */
-    ScheduledFuture<?> future;
+    /** How long before the timeout's deadline its entry is due (see the notes). Immutable. */
+    private final int lead;
     /** See the notes. Any thread, via CAS. */
     private volatile int state;
 
-    WheelTimeout(WheelTimer timer, TimerTask task, long lead) {
+    /**
+     * A timeout of {@code timer} due at {@code entryDeadline + lead}, whose entry in {@code queue} (the shared
+     * executor's) is due at {@code entryDeadline}.
+     */
+    WheelTimeout(TaskQueue queue, WheelTimer timer, TimerTask task, long entryDeadline, int lead) {
+        super(queue, entryDeadline);
         this.timer = timer;
         this.task = task;
-        this.deadline = lead;
+        this.lead = lead;
     }
 
-    /** The executor's entry for this timeout is due at {@code entryDeadline}: the deadline is the lead later. */
-    @Override
-    public void scheduled(long entryDeadline) {
-        deadline += entryDeadline;
+    /** When the task may run, a System.nanoTime() value: its entry's deadline plus the lead. Any thread. */
+    long due() {
+        return deadline() + lead;
     }
+
+    // ---------------------------------------------------------------------------------------------
+    // Timeout
 
     @Override
     public Timer timer() {
@@ -90,7 +107,7 @@ final class WheelTimeout implements Timeout, Runnable, SharedWheel.Scheduled {
     /** Cancels the timeout if it has neither expired nor been cancelled; O(1), and the timer lets go of it. */
     @Override
     public boolean cancel() {
-        if (!leave(CANCELLED)) {
+        if (!withdraw()) {
             return false;
         }
         timer.cancelled(this);
@@ -99,28 +116,31 @@ final class WheelTimeout implements Timeout, Runnable, SharedWheel.Scheduled {
 
     /** Cancels without the cancellation callback (stop() collecting it, newTimeout withdrawing it). */
     boolean withdraw() {
-        return leave(CANCELLED);
+        for (;;) {
+            int s = state;
+            if (s >= CANCELLED) {
+                return false;
+            }
+            if (STATE.compareAndSet(this, s, CANCELLED)) {
+                timer.leftPending();
+                if (s == QUEUED || s == FILED) {
+                    queue.cancelled(this, s == FILED);
+                }
+                return true;
+            }
+        }
     }
 
-    /** On the timer's thread, or the hand-off thread for a task executor: INIT -> EXPIRED. */
+    /** On the timer's thread, or the hand-off thread for a task executor: TAKEN -> EXPIRED. */
     boolean expire() {
-        return leave(EXPIRED);
+        if (STATE.compareAndSet(this, TAKEN, EXPIRED)) {
+            timer.leftPending();
+            return true;
+        }
+        return false;
     }
 
-    /** The one CAS out of INIT; its winner counts the timeout out of the pending count and frees the entry. */
-    private boolean leave(int to) {
-        if (!STATE.compareAndSet(this, INIT, to)) {
-            return false;
-        }
-        timer.leftPending();
-        ScheduledFuture<?> f = future;
-        if (to == CANCELLED && f != null) {
-            f.cancel(false);
-        }
-        return true;
-    }
-
-    /** The shared executor's run, the lead before the deadline, on its hand-off thread. */
+    /** On the hand-off thread, the lead before the deadline (at it, with a task executor). */
     @Override
     public void run() {
         timer.dueOnHandOffThread(this);
@@ -137,10 +157,71 @@ final class WheelTimeout implements Timeout, Runnable, SharedWheel.Scheduled {
         }
     }
 
+    // ---------------------------------------------------------------------------------------------
+    // Queue entry (TaskEntry): the executor's side
+
+    /** What the executor's worker (the hand-off thread) runs, and its getQueue() shows: this timeout. */
+    @Override
+    public Runnable runnable() {
+        return this;
+    }
+
+    /** The TimerTask's class, for the executor's TaskLate event. */
+    @Override
+    public String taskClassName() {
+        return task.getClass().getName();
+    }
+
+    @Override
+    public boolean isQueued() {
+        int s = state;
+        return s == QUEUED || s == FILED;
+    }
+
+    @Override
+    public boolean tryFile() {
+        return state == QUEUED && STATE.compareAndSet(this, QUEUED, FILED);
+    }
+
+    @Override
+    public boolean tryUnfile() {
+        return STATE.compareAndSet(this, FILED, QUEUED);
+    }
+
+    @Override
+    public boolean tryTake() {
+        for (int s; (s = state) == QUEUED || s == FILED; ) {
+            if (STATE.compareAndSet(this, s, TAKEN)) {
+                queue.uncount();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A removal through the executor's queue cancels the timeout: it will never run. */
+    @Override
+    public int tryRemove() {
+        for (int s; (s = state) == QUEUED || s == FILED; ) {
+            if (STATE.compareAndSet(this, s, CANCELLED)) {
+                queue.uncount();
+                timer.leftPending();
+                return s == FILED ? REMOVED_UNLINK : REMOVED;
+            }
+        }
+        return NOT_REMOVED;
+    }
+
+    /** IDLE to QUEUED, before newTimeout publishes the timeout; the queue has counted it. */
+    @Override
+    protected void markQueued() {
+        STATE.lazySet(this, QUEUED);
+    }
+
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder(192).append("WheelTimeout(deadline: ");
-        long remaining = deadline - System.nanoTime();
+        long remaining = due() - System.nanoTime();
         if (remaining > 0) {
             sb.append(remaining).append(" ns later");
         } else if (remaining < 0) {

@@ -6,7 +6,7 @@ import io.netty.util.TimerTask;
 import io.netty.util.concurrent.ImmediateExecutor;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
-import io.timewheel.executor.internal.queue.ScheduledTask;
+import io.timewheel.executor.internal.queue.TaskQueue;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -28,12 +28,12 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
 
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
-import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 /**
  * A Netty {@link Timer} on timewheel's shared tick thread, in place of {@code io.netty.util.HashedWheelTimer}:
- * its timeouts wait in the JVM-wide timing wheel (exact deadlines, never early, O(1) cancel that releases the
- * task at once, or at its deadline if that is less than 2.1 ms away; no ticking), and its tasks run one at a
+ * its timeouts wait in the JVM-wide timing wheel (exact deadlines, never early, O(1) cancel, after which the
+ * wheel lets go of the task within about a millisecond, or at its deadline if that is less than 2.1 ms away; no
+ * ticking), and its tasks run one at a
  * time, in deadline order (FIFO for equal deadlines), on a thread from its own {@link ThreadFactory}, which is
  * started shortly (2.1 ms) before a task comes due and ends once none has come due for 500 ms, however many
  * timeouts the timer still holds. It keeps HashedWheelTimer's contract: the exceptions of
@@ -64,11 +64,10 @@ public final class WheelTimer implements Timer {
      * slice (bench netty-timers, lateness p99). The lead is short, so that a timeout cancelled within it, which
      * its runner holds until its deadline, is let go of soon, and so that the runner wakes for it at most once
      * more than at its deadline. Equal deadlines stay in creation order: two timeouts of one deadline reach the
-     * hand-off thread in the executor's order for equal times, creation. A timeout's deadline is its executor
-     * entry's due time plus the lead it was scheduled ahead by (the lead, or the whole delay if shorter), which
-     * the shared executor's decorateTask writes into it: no clock reading of its own, whose cost would show in
-     * schedule+cancel. A timer with a task executor hands each task over at its deadline, without a lead, since
-     * the task executor runs it at once.
+     * hand-off thread in the executor's order for equal times, creation. A timeout's entry is due at its
+     * deadline less the lead it is scheduled ahead by (the lead, or the whole delay if shorter), which it keeps
+     * (WheelTimeout.due): one clock reading per timeout, the executor's. A timer with a task executor hands each
+     * task over at its deadline, without a lead, since the task executor runs it at once.
      * A timer with a task executor (HashedWheelTimer's constructor argument) hands each expired task to it from
      * the hand-off thread, as HashedWheelTimer's worker does, and needs no runner thread.
      *
@@ -85,8 +84,8 @@ public final class WheelTimer implements Timer {
      *
      * stop() collects the timer's timeouts neither expired nor cancelled from three places, each by the
      * timeout's one CAS out of INIT (WheelTimeout.withdraw), so each is collected once and none runs after:
-     *   1. still queued in the shared executor: its getQueue() snapshot, filtered by timer (ScheduledTask's
-     *      callable() is the WheelTimeout; a scan of every timer's pending timeouts, paid by stop() alone);
+     *   1. still queued in the shared executor: its getQueue() snapshot, filtered by timer (each timeout is
+     *      its own entry there; a scan of every timer's pending timeouts, paid by stop() alone);
      *   2. taken by the hand-off thread and not yet handed over: stop() waits for a task due now to pass the
      *      hand-off thread, which takes due tasks in deadline order (unless stop() runs on that thread: a task
      *      executor that runs tasks inline);
@@ -108,6 +107,9 @@ public final class WheelTimer implements Timer {
 
     /** How far ahead of its deadline a timeout is handed to its timer's thread: 2^21 ns = 2.1 ms (see the notes). */
     static final long LEAD_NANOS = 1L << 21;
+
+    /** The longest delay, as the executor caps it (STPE's triggerTime): deadlines compare without overflow. */
+    private static final long MAX_NANOS = (Long.MAX_VALUE >>> 1) - 1;
 
     /** TimerTask.cancelled(Timeout) (Netty 4.2+), or null (4.1). Immutable. */
     private static final MethodHandle CANCELLED = cancelledHook();
@@ -255,10 +257,12 @@ public final class WheelTimer implements Timer {
             leftPending();
             throw new IllegalStateException("cannot be started once stopped");
         }
-        long nanos = Math.max(unit.toNanos(delay), 0);
-        long lead = taskExecutor == null ? Math.min(LEAD_NANOS, nanos) : 0;
-        WheelTimeout timeout = new WheelTimeout(this, task, lead);
-        timeout.future = SharedWheel.executor().schedule(timeout, nanos - lead, NANOSECONDS); // sets its deadline
+        long nanos = Math.min(Math.max(unit.toNanos(delay), 0), MAX_NANOS);
+        int lead = taskExecutor == null ? (int) Math.min(LEAD_NANOS, nanos) : 0;
+        TaskQueue queue = SharedWheel.queue();
+        long now = System.nanoTime(); // the shared executor's clock: it is built without a test clock
+        WheelTimeout timeout = new WheelTimeout(queue, this, task, now + (nanos - lead), lead);
+        queue.add(timeout, now);
         if (stopped != null && timeout.withdraw()) { // stop() began meanwhile and has not collected it
             throw new IllegalStateException("cannot be started once stopped");
         }
@@ -283,11 +287,9 @@ public final class WheelTimer implements Timer {
             return Collections.emptySet();
         }
         for (Runnable queued : SharedWheel.executor().getQueue().toArray(new Runnable[0])) { // 1 (see the notes)
-            if (queued instanceof ScheduledTask) {
-                Object c = ((ScheduledTask<?>) queued).callable();
-                if (c instanceof WheelTimeout && ((WheelTimeout) c).timer == this && ((WheelTimeout) c).withdraw()) {
-                    collected.add((WheelTimeout) c);
-                }
+            if (queued instanceof WheelTimeout && ((WheelTimeout) queued).timer == this
+                    && ((WheelTimeout) queued).withdraw()) {
+                collected.add((WheelTimeout) queued);
             }
         }
         boolean interrupted = false;
@@ -419,7 +421,7 @@ public final class WheelTimer implements Timer {
 
         @Override
         public long deadline(Object item) {
-            return item instanceof WheelTimeout ? ((WheelTimeout) item).deadline : ((CancelledCallback) item).handedOver;
+            return item instanceof WheelTimeout ? ((WheelTimeout) item).due() : ((CancelledCallback) item).handedOver;
         }
 
         @Override

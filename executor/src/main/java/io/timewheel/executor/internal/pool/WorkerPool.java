@@ -459,7 +459,7 @@ public abstract class WorkerPool extends RunState implements Worker.Loop {
                                 Jfr.handOver(stats.deadline, stats.readyAt, lateness), true,
                                 workerCountOf(ctl.get()), stats.idleWorkers);
                     }
-                    return entry.task();
+                    return entry.runnable();
                 }
             } catch (InterruptedException retry) {
                 timedOut = false;

@@ -34,7 +34,7 @@ public final class DecoratedEntry extends TaskEntry {
     }
 
     @Override
-    public Runnable task() {
+    public Runnable runnable() {
         return task;
     }
 

@@ -35,7 +35,7 @@ public abstract class QueueEntry extends TimerEntry {
     }
 
     /** The object that workers run and that {@code getQueue()} shows. */
-    public abstract Runnable task();
+    public abstract Runnable runnable();
 
     /** Whether the entry is still waiting in the queue. Any thread. */
     public abstract boolean isQueued();
@@ -65,7 +65,7 @@ public abstract class QueueEntry extends TimerEntry {
 
     /** The class of what the task runs, for the TaskLate event: the task's own class unless a subclass knows better. */
     public String taskClassName() {
-        return task().getClass().getName();
+        return runnable().getClass().getName();
     }
 
     /** The time the entry is to be placed under when it is next filed or pushed. Any thread. */

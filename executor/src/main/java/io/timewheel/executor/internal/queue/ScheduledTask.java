@@ -121,7 +121,7 @@ public class ScheduledTask<V> extends TaskEntry implements RunnableScheduledFutu
     // Queue membership (QueueEntry)
 
     @Override
-    public final Runnable task() {
+    public final Runnable runnable() {
         return this;
     }
 

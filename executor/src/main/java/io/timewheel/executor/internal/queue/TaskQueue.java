@@ -180,9 +180,10 @@ public abstract class TaskQueue {
     /**
      * A task's cancel took it out of the queue (its CAS from QUEUED, or from FILED: {@code wasFiled}):
      * counts it out, has the tick thread forget it (forget), whatever the remove-on-cancel policy, and tells
-     * the executor (taskCancelled).
+     * the executor (taskCancelled). Public for entries of other packages that cancel themselves (the netty
+     * module's timeouts), as are uncount and the entries' side of QueueEntry.
      */
-    final void cancelled(TaskEntry entry, boolean wasFiled) {
+    public final void cancelled(TaskEntry entry, boolean wasFiled) {
         count.decrementCancelled();
         forget(entry, wasFiled);
         taskCancelled();
@@ -261,7 +262,7 @@ public abstract class TaskQueue {
     }
 
     /** Counts an entry out of the queue. Called by whoever's CAS took it out of the queue. */
-    void uncount() {
+    public void uncount() {
         count.decrement();
     }
 
@@ -290,7 +291,7 @@ public abstract class TaskQueue {
 
     /**
      * STPE's queue semantics for remove(Object): our own task by identity, anything else by equals (the
-     * decorated tasks, whose entry is a holder: its task() is not itself).
+     * decorated tasks, whose entry is a holder: its runnable() is not itself).
      */
     public boolean remove(Object o) {
         if (o == null) {
@@ -300,7 +301,7 @@ public abstract class TaskQueue {
             return remove((TaskEntry) o);
         }
         for (QueueEntry entry : collect(false)) {
-            if (entry.task() != entry && o.equals(entry.task()) && remove((TaskEntry) entry)) {
+            if (entry.runnable() != entry && o.equals(entry.runnable()) && remove((TaskEntry) entry)) {
                 return true;
             }
         }
@@ -315,7 +316,7 @@ public abstract class TaskQueue {
             return false;
         }
         for (QueueEntry entry : collect(false)) {
-            if (o.equals(entry.task())) {
+            if (o.equals(entry.runnable())) {
                 return true;
             }
         }
@@ -380,7 +381,7 @@ public abstract class TaskQueue {
         QueueEntry entry;
         while ((entry = ready.pollDue()) != null) {
             if (entry.tryRemove() != QueueEntry.NOT_REMOVED) {
-                return entry.task();
+                return entry.runnable();
             }
         }
         return null;
@@ -395,7 +396,7 @@ public abstract class TaskQueue {
         for (;;) {
             QueueEntry entry = ready.take(timed, timed ? until - System.nanoTime() : 0L, null);
             if (entry != null && entry.tryRemove() != QueueEntry.NOT_REMOVED) {
-                return entry.task();
+                return entry.runnable();
             }
             if (entry == null && timed) {
                 return null;
