@@ -61,7 +61,7 @@ public final class NettySection {
 
     /**
      * Measures everything at the full run's sizes: JMH warm-up and measurement as given, {@code latenessTimeouts}
-     * per lateness round (3 rounds, 1 if fewer than 10,000 timeouts), an idle window of up to 5 s. {@code raw}:
+     * per lateness round (5 rounds, as the executor's lateness target takes, 1 if fewer than 10,000 timeouts), an idle window of up to 5 s. {@code raw}:
      * where JMH's logs and JSON go (null: nowhere).
      */
     public static Result run(int warmupMillis, int iterations, int iterationMillis, int latenessTimeouts, int idleMillis,
@@ -81,7 +81,7 @@ public final class NettySection {
             r.jmh.addAll(JmhRuns.run(spec));
         }
         List<NettyTimerKind> kinds = Arrays.asList(NettyTimerKind.values());
-        r.latenessRounds = tiny ? 1 : 3;
+        r.latenessRounds = tiny ? 1 : 5;
         r.lateness = NettyTimersHarness.lateness(kinds, latenessTimeouts, tiny ? 50 : 500, r.latenessRounds, out);
         r.idleInstances = tiny ? 5 : 100;
         r.idle = NettyTimersHarness.idle(kinds, r.idleInstances, Math.min(idleMillis, 5_000), out);
@@ -111,12 +111,13 @@ public final class NettySection {
                 + " on a fresh timer per round; lateness = the task's start (`nanoTime`) minus (`nanoTime` before `newTimeout`"
                 + " + delay); early = started before that. ").append(r.latenessRounds)
                 .append(" interleaved round(s), each timer's round with the median p99 shown.\n\n");
-        Table lt = new Table("timer", "p50 ms", "vs wheel-timer", "p99 ms", "vs wheel-timer", "max ms", "early (all rounds)", "never ran");
+        Table lt = new Table("timer", "p50 ms", "vs wheel-timer", "p99 ms", "vs wheel-timer", "max ms", "early (all rounds)", "never ran",
+                "p99 ms of each round");
         NettyTimersHarness.Lateness ours = r.lateness.get(NettyTimerKind.WHEEL);
         for (NettyTimersHarness.Lateness l : r.lateness.values()) {
             lt.row(l.kind.id(), ms(l.percentileMillis(50)), ratio(l.percentileMillis(50), ours == null ? Double.NaN : ours.percentileMillis(50)),
                     ms(l.percentileMillis(99)), ratio(l.percentileMillis(99), ours == null ? Double.NaN : ours.percentileMillis(99)),
-                    ms(l.maxMillis()), l.early + " of " + l.timeouts, Integer.toString(l.missing));
+                    ms(l.maxMillis()), l.early + " of " + l.timeouts, Integer.toString(l.missing), roundP99s(l));
         }
         md.append(lt.markdown()).append('\n');
 
@@ -139,6 +140,15 @@ public final class NettySection {
         }
         md.append(id.markdown()).append('\n');
         return md.toString();
+    }
+
+    /** The p99 of each round, in the order run. */
+    private static String roundP99s(NettyTimersHarness.Lateness l) {
+        StringBuilder sb = new StringBuilder();
+        for (double p : l.roundP99s) {
+            sb.append(sb.length() == 0 ? "" : " / ").append(ms(p));
+        }
+        return sb.toString();
     }
 
     private static String score(Result r, NettyTimerKind k, int threads) {
