@@ -27,11 +27,14 @@ final class SharedWheel {
      * of every timer (documented in the module's README).
      *
      * A timeout goes into the executor's queue as its own entry (WheelTimeout is a TaskEntry), through
-     * TaskQueue.add, not through schedule(): one object per timeout, not a timeout beside the executor's task
-     * (bench NettyScheduleCancelBenchmark with -p timer=wheel-timer weighs the two). What schedule() adds
-     * around the queue is STPE's shutdown handling and starting workers; this executor is never shut down, and
-     * its one worker starts with the schedule that finds its queue and, a core thread, never ends (a thread
-     * that dies is replaced, as ThreadPoolExecutor replaces it).
+     * TaskQueue.addUncounted, not through schedule(): one object per timeout, not a timeout beside the
+     * executor's task, and one count, its timer's, not the queue's as well (bench NettyScheduleCancelBenchmark
+     * with -p timer=wheel-timer weighs each). What schedule() adds around the queue is STPE's shutdown
+     * handling and starting workers, and what the queue's count decides is termination and the exit of
+     * workers beyond the core; this executor is never shut down, and its one worker starts with the schedule
+     * that finds its queue and, a core thread, never ends (a thread that dies is replaced, as
+     * ThreadPoolExecutor replaces it). Its statistics (JFR's, or its MXBean under timewheel.jmx) count the
+     * hand-offs, their lateness and its thread; the timeouts waiting are in no queued count but their timers'.
      *
      * Created on first use (the holder class), never shut down: it belongs to no timer. A timer's stop() takes
      * its own timeouts out of it.

@@ -35,9 +35,11 @@ final class WheelTimeout extends TaskEntry implements Timeout, Runnable {
      * transitions: IDLE -> QUEUED (newTimeout); QUEUED <-> FILED (tick thread); QUEUED | FILED -> TAKEN (the
      * hand-off thread's worker loop); TAKEN -> EXPIRED; IDLE | QUEUED | FILED | TAKEN -> CANCELLED.
      * HashedWheelTimeout's INIT is every state before CANCELLED. The thread whose CAS takes the timeout out of
-     * INIT counts it out of the timer's pending count; one that takes it out of the queue (QUEUED or FILED)
-     * counts it out of the queue too (TaskQueue.cancelled: and has the tick thread forget it, so the wheel lets
-     * go of it within a drain, not at its deadline), as the executor's own tasks do.
+     * INIT counts it out of the timer's pending count, the one count a timeout is in: the shared queue does not
+     * count it (TaskQueue.addUncounted), so a timeout costs the timer's count and not the queue's as well. A
+     * cancel that takes it out of the queue (QUEUED or FILED) has the tick thread forget it
+     * (TaskQueue.forgetUncounted), so the wheel lets go of it within a drain, not at its deadline, as the
+     * executor's own tasks do.
      *
      * Its path: the entry is due `lead` before the timeout's deadline (WheelTimer.LEAD_NANOS, or the whole delay if
      * shorter; 0 with a task executor); the executor's hand-off thread then takes it and runs run(), which
@@ -124,7 +126,7 @@ final class WheelTimeout extends TaskEntry implements Timeout, Runnable {
             if (STATE.compareAndSet(this, s, CANCELLED)) {
                 timer.leftPending();
                 if (s == QUEUED || s == FILED) {
-                    queue.cancelled(this, s == FILED);
+                    queue.forgetUncounted(this, s == FILED);
                 }
                 return true;
             }
@@ -192,7 +194,6 @@ final class WheelTimeout extends TaskEntry implements Timeout, Runnable {
     public boolean tryTake() {
         for (int s; (s = state) == QUEUED || s == FILED; ) {
             if (STATE.compareAndSet(this, s, TAKEN)) {
-                queue.uncount();
                 return true;
             }
         }
@@ -204,7 +205,6 @@ final class WheelTimeout extends TaskEntry implements Timeout, Runnable {
     public int tryRemove() {
         for (int s; (s = state) == QUEUED || s == FILED; ) {
             if (STATE.compareAndSet(this, s, CANCELLED)) {
-                queue.uncount();
                 timer.leftPending();
                 return s == FILED ? REMOVED_UNLINK : REMOVED;
             }

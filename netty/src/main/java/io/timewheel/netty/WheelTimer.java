@@ -94,7 +94,10 @@ public final class WheelTimer implements Timer {
      *
      * Pending count: with a limit, an AtomicLong incremented by newTimeout before it schedules (HashedWheelTimer's
      * counter, which the limit needs exact); without one, a LongAdder (no cache line shared by producers).
-     * Both are decremented by the CAS out of INIT, so the count is exact at once after a cancel.
+     * Both are decremented by the CAS out of INIT, so the count is exact at once after a cancel. It is the one
+     * count a timeout is in (the shared queue leaves timeouts out of its own: SharedWheel). One per-timer
+     * counter for both the count and the entries' sequences would save the shared Sequencer's add but make
+     * every producer of a timer write one cache line (NettyScheduleCancelBenchmark with -t 2 decides it).
      *
      * Cancellation callback (Netty 4.2's TimerTask.cancelled, absent from 4.1): called through a method
      * handle found at class initialization, for tasks whose class overrides it (OVERRIDES_CANCELLED), on the
@@ -262,7 +265,7 @@ public final class WheelTimer implements Timer {
         TaskQueue queue = SharedWheel.queue();
         long now = System.nanoTime(); // the shared executor's clock: it is built without a test clock
         WheelTimeout timeout = new WheelTimeout(queue, this, task, now + (nanos - lead), lead);
-        queue.add(timeout, now);
+        queue.addUncounted(timeout, now);
         if (stopped != null && timeout.withdraw()) { // stop() began meanwhile and has not collected it
             throw new IllegalStateException("cannot be started once stopped");
         }

@@ -44,7 +44,8 @@ public abstract class TaskQueue {
      * for the workers' exit rule, true or false at one instant during the call; size() is a monitoring sum.
      * It is striped, so producers do not share its cache line. A cancel counts its entry out in the cancel
      * counter of its cell (cancelled), which is how the executor's statistics count cancels without another
-     * write.
+     * write. An entry added by addUncounted is counted by its owner instead, never here (for an executor that
+     * is never shut down: the netty module's shared one).
      *
      * The hand-off protocol. An entry that skips the tick thread must not overtake one of this queue with an
      * earlier or equal deadline that the tick thread still holds: deadline order, and FIFO for equal
@@ -139,6 +140,8 @@ public abstract class TaskQueue {
 
     /** Queued entries. Any thread; see the notes. */
     private final QueuedCount count = new QueuedCount();
+    /** Whether an entry outside the count was ever added (addUncounted). Any thread; set once. */
+    private volatile boolean uncounted;
     /** The counters of the numbers that break ties between equal deadlines (Sequencer). Any thread; see the notes. */
     final long[] sequenceCounters = Sequencer.newCounters();
 
@@ -180,10 +183,9 @@ public abstract class TaskQueue {
     /**
      * A task's cancel took it out of the queue (its CAS from QUEUED, or from FILED: {@code wasFiled}):
      * counts it out, has the tick thread forget it (forget), whatever the remove-on-cancel policy, and tells
-     * the executor (taskCancelled). Public for entries of other packages that cancel themselves (the netty
-     * module's timeouts), as are uncount and the entries' side of QueueEntry.
+     * the executor (taskCancelled).
      */
-    public final void cancelled(TaskEntry entry, boolean wasFiled) {
+    final void cancelled(TaskEntry entry, boolean wasFiled) {
         count.decrementCancelled();
         forget(entry, wasFiled);
         taskCancelled();
@@ -238,6 +240,26 @@ public abstract class TaskQueue {
         return true;
     }
 
+    /**
+     * As {@link #add}, for an entry that its owner counts instead of this queue: it is never counted here, in
+     * nor out (its tryTake, tryRemove and cancel do not call uncount or cancelled; its cancel calls
+     * {@link #forgetUncounted}), so isEmpty() and size() leave it out, and collect() asks the tick thread from
+     * then on whatever the count says. For an executor that is never shut down, where "empty" decides
+     * nothing (the netty module's shared executor, whose timers each count their own timeouts).
+     */
+    public void addUncounted(TaskEntry entry, long now) {
+        if (!uncounted) {
+            uncounted = true;
+        }
+        entry.markQueued();
+        dispatch(entry, now);
+    }
+
+    /** An entry added by addUncounted was cancelled (its CAS from QUEUED, or FILED): the tick thread forgets it. */
+    public void forgetUncounted(TaskEntry entry, boolean wasFiled) {
+        forget(entry, wasFiled);
+    }
+
     /** The deadline of a foreign scheduled future queued now: its delay from now, capped as triggerTime caps it. */
     public long deadlineOf(RunnableScheduledFuture<?> task) {
         return triggerTime(Math.max(0L, task.getDelay(NANOSECONDS)));
@@ -262,7 +284,7 @@ public abstract class TaskQueue {
     }
 
     /** Counts an entry out of the queue. Called by whoever's CAS took it out of the queue. */
-    public void uncount() {
+    void uncount() {
         count.decrement();
     }
 
@@ -328,7 +350,7 @@ public abstract class TaskQueue {
      * each is also taken out of the queue (shutdownNow).
      */
     public List<QueueEntry> collect(boolean take) {
-        if (count.isEmpty()) {
+        if (count.isEmpty() && !uncounted) {
             return new ArrayList<>();
         }
         return owner.collect(wheel, take);
