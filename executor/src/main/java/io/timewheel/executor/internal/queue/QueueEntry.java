@@ -16,7 +16,8 @@ public abstract class QueueEntry extends TimerEntry {
      * queue. Which one holds an entry is an implementation detail; whether the entry is still queued is one
      * atomic fact owned by the entry (isQueued / tryTake / tryRemove), so leaving the queue happens exactly
      * once whoever does it: a worker taking it, remove(), shutdownNow(), a cancel, a direct run. Whoever
-     * makes an entry leave the queue counts it out (TaskQueue.uncount, or TaskQueue.cancelled for a cancel).
+     * makes an entry leave the queue counts it out (TaskQueue.uncount, or TaskQueue.cancelled for a cancel),
+     * unless the queue never counted it in (TaskQueue.addUncounted: its owner counts it).
      * A place may keep an entry that left the queue until it next looks at it: the tick thread drops it from
      * the inbox when it reads it (tryFile fails), from the wheel when an Unlink for it arrives, when it comes
      * due (tryUnfile fails) or when a snapshot finds it; the ready queue when it comes to the head.

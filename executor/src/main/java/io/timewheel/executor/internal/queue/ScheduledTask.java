@@ -528,15 +528,6 @@ public class ScheduledTask<V> extends TaskEntry implements RunnableScheduledFutu
         callable = null;
     }
 
-    /**
-     * What the task runs: the Runnable or Callable it was made with, or null once it is done. Any thread. For a
-     * scheduler built on a shared executor that must find its own tasks among the executor's queued ones (the
-     * netty module's WheelTimer.stop()).
-     */
-    public final Object callable() {
-        return callable;
-    }
-
     @Override
     public String toString() {
         String status;
