@@ -42,7 +42,8 @@ final class WheelTimeout extends TaskEntry implements Timeout, Runnable {
      * executor's own tasks do.
      *
      * Its path: the entry is due `lead` before the timeout's deadline (WheelTimer.LEAD_NANOS, or the whole delay if
-     * shorter; 0 with a task executor); the executor's hand-off thread then takes it and runs run(), which
+     * shorter; 0 with a task executor); the executor's hand-off thread then takes it (or up to
+     * WheelTimer.TAKE_AHEAD_NANOS before, when it looks anyway: takeAheadNanos) and runs run(), which
      * queues it on its timer's runner (WheelTimer.dueOnHandOffThread); the runner's thread waits for the
      * deadline (due()), expires it and runs the task (WheelTimer.OnTimerThread). A timeout cancelled while its
      * runner holds it (in its last lead) is let go of at its deadline.
@@ -166,6 +167,16 @@ final class WheelTimeout extends TaskEntry implements Timeout, Runnable {
     @Override
     public Runnable runnable() {
         return this;
+    }
+
+    /**
+     * A timeout handed over ahead of its deadline may be handed over up to WheelTimer.TAKE_AHEAD_NANOS earlier
+     * still, whenever the hand-off thread looks (see WheelTimer's notes: the lead); one handed over at its
+     * deadline (to a task executor) not at all.
+     */
+    @Override
+    public long takeAheadNanos() {
+        return lead == 0 ? 0L : WheelTimer.TAKE_AHEAD_NANOS;
     }
 
     /** The TimerTask's class, for the executor's TaskLate event. */

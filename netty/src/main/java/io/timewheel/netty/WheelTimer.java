@@ -32,10 +32,10 @@ import static java.util.concurrent.TimeUnit.MILLISECONDS;
 /**
  * A Netty {@link Timer} on timewheel's shared tick thread, in place of {@code io.netty.util.HashedWheelTimer}:
  * its timeouts wait in the JVM-wide timing wheel (exact deadlines, never early, O(1) cancel, after which the
- * wheel lets go of the task within about a millisecond, or at its deadline if that is less than 2.1 ms away; no
- * ticking), and its tasks run one at a
+ * wheel lets go of the task within about a millisecond, or at its deadline if that is less than about 3 ms away;
+ * no ticking), and its tasks run one at a
  * time, in deadline order (FIFO for equal deadlines), on a thread from its own {@link ThreadFactory}, which is
- * started shortly (2.1 ms) before a task comes due and ends once none has come due for 500 ms, however many
+ * started shortly (2 to 3 ms) before a task comes due and ends once none has come due for 500 ms, however many
  * timeouts the timer still holds. It keeps HashedWheelTimer's contract: the exceptions of
  * {@link #newTimeout}, {@link #start()} and {@link #stop()}, the pending-timeout limit, the task executor,
  * and the logging of a task that throws (see the module's README for every difference).
@@ -68,6 +68,17 @@ public final class WheelTimer implements Timer {
      * deadline less the lead it is scheduled ahead by (the lead, or the whole delay if shorter), which it keeps
      * (WheelTimeout.due): one clock reading per timeout, the executor's. A timer with a task executor hands each
      * task over at its deadline, without a lead, since the task executor runs it at once.
+     *
+     * The take-ahead: an entry's deadline is a hand-over time, not its task's, so the hand-off thread may take it
+     * up to TAKE_AHEAD_NANOS earlier, when it looks anyway (WheelTimeout.takeAheadNanos; the executor's ready
+     * queue takes only its head so, and waits for the head's deadline, not before). Under a stream of timeouts
+     * it then wakes once per take-ahead and hands over all that fall due within it, not once per timeout, and
+     * leaves the CPU to the timers' threads (bench netty-timers, lateness p99, decides it);
+     * the order is still the executor's, (entry deadline, creation), so deadline order holds however late the
+     * hand-off thread is. So a timeout reaches its runner between LEAD_NANOS and LEAD_NANOS + TAKE_AHEAD_NANOS
+     * before its deadline. Rounding the entries' deadlines down to a grid instead wakes it as rarely, but hands
+     * a grid step over in creation order, which runs a later deadline first when the hand-off thread is later
+     * than the lead (WheelTimerTest.deadlinesCloseTogether_runInDeadlineOrder fails).
      * A timer with a task executor (HashedWheelTimer's constructor argument) hands each expired task to it from
      * the hand-off thread, as HashedWheelTimer's worker does, and needs no runner thread.
      *
@@ -108,8 +119,11 @@ public final class WheelTimer implements Timer {
     /** How long the timer's thread waits for another due task before it ends (see the notes). */
     static final long KEEP_ALIVE_MILLIS = 500;
 
-    /** How far ahead of its deadline a timeout is handed to its timer's thread: 2^21 ns = 2.1 ms (see the notes). */
+    /** How far ahead of its deadline a timeout is handed to its timer's thread, at least: 2^21 ns = 2.1 ms (see the notes). */
     static final long LEAD_NANOS = 1L << 21;
+
+    /** How much earlier still the hand-off thread may hand a timeout over: 2^20 ns = 1.05 ms (see the notes). */
+    static final long TAKE_AHEAD_NANOS = 1L << 20;
 
     /** The longest delay, as the executor caps it (STPE's triggerTime): deadlines compare without overflow. */
     private static final long MAX_NANOS = (Long.MAX_VALUE >>> 1) - 1;

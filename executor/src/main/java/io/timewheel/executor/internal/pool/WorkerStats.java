@@ -66,7 +66,7 @@ public final class WorkerStats extends ReadyQueue.Slot {
      * @return its lateness
      */
     long record(long threshold, long fixedRatePeriod) {
-        long lateness = takenAt - deadline; // take returns an entry only once its deadline has passed: >= 0
+        long lateness = takenAt - deadline; // >= 0 but for an entry taken ahead (QueueEntry.takeAheadNanos): bucket 0
         long handOver = readyAt - deadline;
         if (handOver < 0) {
             handOver = 0; // in the ready queue before its deadline

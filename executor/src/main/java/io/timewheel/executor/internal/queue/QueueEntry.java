@@ -59,6 +59,17 @@ public abstract class QueueEntry extends TimerEntry {
      */
     public abstract int tryRemove();
 
+    /**
+     * How long before its deadline a worker that finds this entry at the head of the ready queue may take it; it
+     * never waits for that moment, only for the deadline. 0, never early, for every task of the executor's own.
+     * An entry whose deadline is a hand-over time ahead of its task's own (the netty module's timeouts, which
+     * their timer's thread then holds until the task's deadline) allows some, so that one wake-up of a worker
+     * takes every such entry falling due within it, in the queue's order. Any thread.
+     */
+    public long takeAheadNanos() {
+        return 0L;
+    }
+
     /** The period of a fixed-rate periodic task of ours, else 0 (the statistics' missed runs and overruns). */
     public long fixedRatePeriod() {
         return 0L;

@@ -43,7 +43,11 @@ public final class ReadyQueue {
      * Order: by deadline, so that a single worker runs overdue tasks earliest first, as on STPE, then by the
      * entry's sequence (Sequencer; compared with wrap-around), so that equal deadlines run in creation order,
      * as on STPE, however the entries arrived here (from a producer, or from the tick thread, which reads its
-     * inbox's stripes in no particular order). A worker never takes an entry before its deadline. Ties are
+     * inbox's stripes in no particular order). A worker never takes an entry before its deadline, less the
+     * take-ahead the entry allows (QueueEntry.takeAheadNanos: 0 for every task of the executor's own), and only
+     * the head: an entry that allows one is taken early only when a worker looks anyway (a wake-up for an
+     * earlier head, or a return for the next task), never waited for, so a stream of such entries costs a
+     * worker one wake-up per take-ahead, and the order stays the queue's. Ties are
      * rare, so each push shows both ways a tie can go to the JIT's profile (trainTies), lest the first real
      * one deoptimize the compiled queue.
      *
@@ -515,7 +519,7 @@ public final class ReadyQueue {
                 }
                 long now = clock.nanoTime();
                 long delay = deadline - now;
-                if (delay <= 0L) {
+                if (delay <= 0L || delay <= head.takeAheadNanos()) { // the call only for a head not yet due
                     if (slot != null) {
                         slot.deadline = deadline;
                         slot.readyAt = inRing ? ringReadyAts[ringHead] : readyAts[0];

@@ -242,6 +242,86 @@ class ReadyQueueTest extends QueueTestBase {
         assertEquals(2_000, scan.earliestDeadline, "the live heap entry below the root that left the queue");
     }
 
+    /**
+     * An entry that allows a take-ahead (as the netty module's timeouts do) is taken that much before its
+     * deadline only from the head: never ahead of an earlier entry that is not due, never beyond its take-ahead;
+     * the executor's own tasks allow none.
+     */
+    @Test
+    void anEntryAllowingATakeAhead_isTakenWithinIt_onlyFromTheHead() throws InterruptedException {
+        start(0L, 1);
+        ReadyQueue ready = new ReadyQueue(clock, null);
+        ScheduledTask<Void> plain = entry(1_500_000);
+        AheadEntry ahead = new AheadEntry(queue, 2_000_000, 1_000_000);
+        AheadEntry beyond = new AheadEntry(queue, 2_500_001, 1_000_000);
+        ready.push(beyond, 0L);
+        ready.push(ahead, 0L);
+        ready.push(plain, 0L);
+        clock.advanceNanos(1_200_000); // ahead is within its take-ahead, but plain, before it, is not due
+        assertNull(ready.take(true, 0, null), "taken past an earlier entry that is not due");
+        clock.advanceNanos(299_999); // 1 ns before plain's deadline
+        assertNull(ready.take(true, 0, null), "a task of the executor's own taken before its deadline");
+        clock.advanceNanos(1);
+        assertSame(plain, ready.take(true, 0, null));
+        assertSame(ahead, ready.take(true, 0, null), "0.5 ms before its deadline, within its take-ahead");
+        assertNull(ready.take(true, 0, null), "taken 1 ns beyond its take-ahead");
+        clock.advanceNanos(1);
+        assertSame(beyond, ready.take(true, 0, null));
+        assertNull(ready.take(true, 0, null));
+    }
+
+    /** A queue entry whose task's deadline is not its own: it may be taken up to {@code ahead} before it. */
+    private static final class AheadEntry extends TaskEntry {
+        private final long ahead;
+        private boolean queued = true; // one thread: the test's
+
+        AheadEntry(TaskQueue queue, long deadline, long ahead) {
+            super(queue, deadline);
+            this.ahead = ahead;
+        }
+
+        @Override
+        public long takeAheadNanos() {
+            return ahead;
+        }
+
+        @Override
+        public Runnable runnable() {
+            return () -> { };
+        }
+
+        @Override
+        public boolean isQueued() {
+            return queued;
+        }
+
+        @Override
+        public boolean tryFile() {
+            return queued;
+        }
+
+        @Override
+        public boolean tryUnfile() {
+            return queued;
+        }
+
+        @Override
+        public boolean tryTake() {
+            boolean was = queued;
+            queued = false;
+            return was;
+        }
+
+        @Override
+        public int tryRemove() {
+            return tryTake() ? REMOVED : NOT_REMOVED;
+        }
+
+        @Override
+        protected void markQueued() {
+        }
+    }
+
     private ScheduledTask<Void> entry(long deadline) {
         ScheduledTask<Void> task = new ScheduledTask<>(queue, (Runnable) () -> { }, deadline);
         task.markQueued(); // never counted in the executor's queue: only this test's ReadyQueue holds it
