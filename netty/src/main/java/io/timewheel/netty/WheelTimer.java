@@ -68,19 +68,19 @@ public final class WheelTimer implements Timer {
      * deadline less the lead it is scheduled ahead by (the lead, or the whole delay if shorter), which it keeps
      * (WheelTimeout.due): one clock reading per timeout, the executor's. A timer with a task executor hands each
      * task over at its deadline, without a lead, since the task executor runs it at once.
-     *
-     * The take-ahead: an entry's deadline is a hand-over time, not its task's, so the hand-off thread may take it
-     * up to TAKE_AHEAD_NANOS earlier, when it looks anyway (WheelTimeout.takeAheadNanos; the executor's ready
-     * queue takes only its head so, and waits for the head's deadline, not before). Under a stream of timeouts
-     * it then wakes once per take-ahead and hands over all that fall due within it, not once per timeout, and
-     * leaves the CPU to the timers' threads (bench netty-timers, lateness p99, decides it);
-     * the order is still the executor's, (entry deadline, creation), so deadline order holds however late the
-     * hand-off thread is. So a timeout reaches its runner between LEAD_NANOS and LEAD_NANOS + TAKE_AHEAD_NANOS
-     * before its deadline. Rounding the entries' deadlines down to a grid instead wakes it as rarely, but hands
-     * a grid step over in creation order, which runs a later deadline first when the hand-off thread is later
-     * than the lead (WheelTimerTest.deadlinesCloseTogether_runInDeadlineOrder fails).
      * A timer with a task executor (HashedWheelTimer's constructor argument) hands each expired task to it from
      * the hand-off thread, as HashedWheelTimer's worker does, and needs no runner thread.
+     *
+     * The take-ahead: an entry's deadline is a hand-over time, not its task's, so the hand-off thread may take
+     * it up to TAKE_AHEAD_NANOS earlier, when it looks anyway (WheelTimeout.takeAheadNanos; the executor's ready
+     * queue takes only its head so, and waits for the head's deadline, not before). Under a stream of timeouts
+     * it then wakes once per take-ahead and hands over all that fall due within it, not once per timeout, and
+     * leaves the CPU to the timers' threads (bench netty-timers, lateness p99, decides it); the order is still
+     * the executor's, (entry deadline, creation), so deadline order holds however late the hand-off thread is.
+     * So a timeout reaches its runner between LEAD_NANOS and LEAD_NANOS + TAKE_AHEAD_NANOS before its deadline
+     * (one due sooner, at once). Rounding the entries' deadlines down to a grid instead wakes it as rarely, but
+     * hands a grid step over in creation order, which runs a later deadline first when the hand-off thread is
+     * later than the lead (WheelTimerTest.deadlinesCloseTogether_runInDeadlineOrder fails).
      *
      * Keep-alive: 500 ms is half the second in which an idle timer promises to hold no thread of its own,
      * leaving the other half for the runner's own timed wake-up to be late on a loaded machine; and long
