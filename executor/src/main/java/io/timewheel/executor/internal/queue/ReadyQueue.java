@@ -480,7 +480,8 @@ public final class ReadyQueue {
     }
 
     /**
-     * Waits for a task whose deadline has passed: up to {@code nanos} if {@code timed}, else indefinitely. A
+     * Waits for a task whose deadline has passed (or, at the head, one within the take-ahead it allows: see the
+     * notes, Order): up to {@code nanos} if {@code timed}, else indefinitely. A
      * worker passes its {@code slot}, into which the entry's deadline, readyAt and the clock reading it was
      * found due with are written (see the notes); others pass null.
      *

@@ -391,8 +391,8 @@ public abstract class TaskQueue {
     // Consumers: the executor's workers, and getQueue()'s poll/take/drainTo
 
     /**
-     * A worker waits for an entry whose deadline has passed (see ReadyQueue.take; its times go into the
-     * worker's {@code slot}); the caller still has to take it.
+     * A worker waits for an entry whose deadline, less any take-ahead it allows, has passed (see ReadyQueue.take;
+     * its times go into the worker's {@code slot}); the caller still has to take it.
      */
     public QueueEntry take(boolean timed, long nanos, ReadyQueue.Slot slot) throws InterruptedException {
         return ready.take(timed, nanos, slot);
