@@ -234,7 +234,7 @@ public final class Report {
                     f.agent.runs, f.agent.withoutMillis, f.agent.withMillis, f.agent.withMillis - f.agent.withoutMillis, f.agent.agentOutput));
         }
 
-        md.append("## Reproduce\n\n```bash\n./mvnw -B -q -pl bench -am package -DskipTests\n")
+        md.append("## Reproduce\n\n```bash\n./mvnw -B -q -pl bench,agent -am package -DskipTests   # the agent too: full measures its start-up\n")
                 .append("java -jar bench/target/timewheel-bench.jar full          # this report\n")
                 .append("java -jar bench/target/timewheel-bench.jar quick         # the 3.5-4.5 minute headline table, targets and punctuality verdicts\n")
                 .append("java -jar bench/target/timewheel-bench.jar jmh ScheduleCancelBenchmark -p peer=timewheel,stpe-roc -p pending=1000000 -t 2\n")

@@ -134,6 +134,12 @@ public final class FullRun {
         boolean tiny = args.flag("tiny");
         Path out = Path.of(args.get("out", tiny ? System.getProperty("java.io.tmpdir") + "/timewheel-full-tiny"
                 : DEFAULT_OUT + Machine.javaFeature()));
+        if (!tiny && AgentHarness.findAgent(null) == null) {
+            // the report would lack its agent section: a committed report has every section or is not written
+            System.err.println("full: the agent is not built (no agent/target/timewheel-agent.jar), and the report measures its"
+                    + " start-up; build both first: ./mvnw -B -q -pl bench,agent -am package -DskipTests");
+            System.exit(2);
+        }
         String[] command = new String[argv.length + 1];
         command[0] = "full";
         System.arraycopy(argv, 0, command, 1, argv.length);
