@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,17 +18,26 @@ import java.util.Map;
  * 1M pending timeouts with 1 and 2 producers ({@link NettyScheduleCancelBenchmark}), lateness and idle cost
  * ({@link NettyTimersHarness}), each figure also as a ratio to WheelTimer's.
  *
+ * <p>Schedule+cancel runs {@link #FORKS} forks per timer and producer count, the timers in turn and in alternating
+ * order (WheelTimer first, then last, then first), and reports each timer's median fork and the forks' range: on a
+ * shared 2-CPU machine the forks of one timer spread wider than the timers differ, so one fork per timer would
+ * rank them by the machine's moment (the range in the report shows the spread).
+ *
  * <p>Run alone: {@code java -jar bench/target/timewheel-bench.jar netty [--tiny]}
  */
 public final class NettySection {
 
     static final String BENCHMARK = "NettyScheduleCancelBenchmark.scheduleCancel";
     static final int[] THREADS = {1, 2};
+    /** Forks per timer and producer count, their median reported (see the class notes). */
+    static final int FORKS = 3;
 
     /** What the section measured. */
     public static final class Result {
         final int pending;
+        /** Every fork's result, in the order run. */
         final List<JmhRow> jmh = new ArrayList<>();
+        int forks = 1;
         Map<NettyTimerKind, NettyTimersHarness.Lateness> lateness = new LinkedHashMap<>();
         int latenessRounds;
         Map<String, NettyTimersHarness.Idle> idle = new LinkedHashMap<>();
@@ -37,15 +47,21 @@ public final class NettySection {
             this.pending = pending;
         }
 
-        /** newTimeout+cancel per microsecond, or NaN. */
+        /** newTimeout+cancel per microsecond: the median of the timer's forks, or NaN. */
         double scheduleCancel(NettyTimerKind kind, int threads) {
-            JmhRow r = JmhRow.find(jmh, BENCHMARK, threads, "timer", kind.id(), "pending", Integer.toString(pending));
-            return r == null ? Double.NaN : r.score;
+            double[] f = forkScores(kind, threads);
+            if (f.length == 0) {
+                return Double.NaN;
+            }
+            Arrays.sort(f);
+            return f.length % 2 == 1 ? f[f.length / 2] : (f[f.length / 2 - 1] + f[f.length / 2]) / 2;
         }
 
-        double scheduleCancelError(NettyTimerKind kind, int threads) {
-            JmhRow r = JmhRow.find(jmh, BENCHMARK, threads, "timer", kind.id(), "pending", Integer.toString(pending));
-            return r == null ? Double.NaN : r.error;
+        /** Each fork's newTimeout+cancel per microsecond, in the order run. */
+        double[] forkScores(NettyTimerKind kind, int threads) {
+            return jmh.stream().filter(r -> r.benchmark.equals(BENCHMARK) && r.threads == threads
+                            && kind.id().equals(r.param("timer")) && Integer.toString(pending).equals(r.param("pending")))
+                    .mapToDouble(r -> r.score).toArray();
         }
     }
 
@@ -68,19 +84,22 @@ public final class NettySection {
                              Path raw, PrintStream out) throws Exception {
         boolean tiny = latenessTimeouts < 10_000;
         Result r = new Result(tiny ? 10_000 : 1_000_000);
-        String[] ids = new String[NettyTimerKind.values().length];
-        for (NettyTimerKind k : NettyTimerKind.values()) {
-            ids[k.ordinal()] = k.id();
-        }
-        for (int threads : THREADS) {
-            JmhRuns.Spec spec = new JmhRuns.Spec(BENCHMARK).param("timer", ids).param("pending", Integer.toString(r.pending))
-                    .threads(threads).warmup(1, warmupMillis).measure(iterations, iterationMillis);
-            if (raw != null) {
-                spec.console().json(raw.resolve("netty-schedule-cancel-t" + threads + ".json"));
-            }
-            r.jmh.addAll(JmhRuns.run(spec));
-        }
         List<NettyTimerKind> kinds = Arrays.asList(NettyTimerKind.values());
+        List<NettyTimerKind> reversed = new ArrayList<>(kinds);
+        Collections.reverse(reversed);
+        r.forks = tiny ? 1 : FORKS;
+        for (int threads : THREADS) {
+            for (int fork = 1; fork <= r.forks; fork++) {
+                for (NettyTimerKind kind : fork % 2 == 1 ? kinds : reversed) {
+                    JmhRuns.Spec spec = new JmhRuns.Spec(BENCHMARK).param("timer", kind.id()).param("pending", Integer.toString(r.pending))
+                            .threads(threads).warmup(1, warmupMillis).measure(iterations, iterationMillis);
+                    if (raw != null) {
+                        spec.console().json(raw.resolve("netty-schedule-cancel-t" + threads + "-" + kind.id() + "-fork" + fork + ".json"));
+                    }
+                    r.jmh.addAll(JmhRuns.run(spec));
+                }
+            }
+        }
         r.latenessRounds = tiny ? 1 : 5;
         r.lateness = NettyTimersHarness.lateness(kinds, latenessTimeouts, tiny ? 50 : 500, r.latenessRounds, out);
         r.idleInstances = tiny ? 5 : 100;
@@ -95,7 +114,8 @@ public final class NettySection {
 
         md.append("`NettyScheduleCancelBenchmark`: `newTimeout` of a 30 s timeout and `cancel()` at once, with ")
                 .append(String.format("%,d", r.pending)).append(" far timeouts (1 to 2 h away) pending; million operations per"
-                        + " second, ± JMH's 99.9% error.\n\n");
+                        + " second: each timer's median of ").append(r.forks).append(r.forks == 1 ? " fork" : " forks, run in turn with"
+                        + " the timers' order alternating, the forks' lowest and highest in brackets").append(".\n\n");
         Table sc = new Table("timer", "1 producer", "vs wheel-timer", "2 producers", "vs wheel-timer");
         for (NettyTimerKind k : NettyTimerKind.values()) {
             List<String> row = new ArrayList<>(List.of(k.id()));
@@ -151,10 +171,15 @@ public final class NettySection {
         return sb.toString();
     }
 
+    /** The median fork, and the forks' range when there are several. */
     private static String score(Result r, NettyTimerKind k, int threads) {
+        double[] f = r.forkScores(k, threads);
+        if (f.length == 0) {
+            return "-";
+        }
         double v = r.scheduleCancel(k, threads);
-        double e = r.scheduleCancelError(k, threads);
-        return Double.isNaN(v) ? "-" : Double.isNaN(e) ? String.format("%.3f", v) : String.format("%.3f ± %.3f", v, e);
+        return f.length == 1 ? String.format("%.3f", v)
+                : String.format("%.3f (%.2f-%.2f)", v, Arrays.stream(f).min().getAsDouble(), Arrays.stream(f).max().getAsDouble());
     }
 
     /** v over ours; "-" when either is missing, "inf" over a zero. */

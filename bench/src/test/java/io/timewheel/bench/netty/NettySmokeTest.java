@@ -39,6 +39,28 @@ class NettySmokeTest {
     }
 
     @Test
+    void scheduleCancel_isEachTimersMedianFork_withTheForksRange() {
+        NettySection.Result r = new NettySection.Result(1_000);
+        r.forks = 3;
+        double[] wheel = {10, 14, 12};
+        double[] netty = {13, 9, 11};
+        for (int i = 0; i < 3; i++) {
+            r.jmh.add(row(NettyTimerKind.WHEEL, 1, wheel[i]));
+            r.jmh.add(row(NettyTimerKind.values()[1], 1, netty[i]));
+        }
+        assertEquals(12.0, r.scheduleCancel(NettyTimerKind.WHEEL, 1));
+        assertEquals(11.0, r.scheduleCancel(NettyTimerKind.values()[1], 1));
+        assertTrue(Double.isNaN(r.scheduleCancel(NettyTimerKind.WHEEL, 2)));
+        String md = NettySection.markdown(r);
+        assertTrue(md.contains("| wheel-timer | 12.000 (10.00-14.00) | 1.00x | - |"), md);
+        assertTrue(md.contains("| " + NettyTimerKind.values()[1].id() + " | 11.000 (9.00-13.00) | 0.92x | - |"), md);
+    }
+
+    private static JmhRow row(NettyTimerKind kind, int threads, double score) {
+        return new JmhRow(NettySection.BENCHMARK, Map.of("timer", kind.id(), "pending", "1000"), threads, score, 1.0, "ops/us");
+    }
+
+    @Test
     void section_measuresEveryTimer_everyTimeoutRuns_noneEarly() throws Exception {
         NettySection.Result r = new NettySection.Result(1_000);
         r.latenessRounds = 1;
